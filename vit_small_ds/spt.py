@@ -5,11 +5,11 @@
 # %% auto #0
 __all__ = ['SHIFT_DIRECTIONS', 'Patches', 'diagonal_shifts', 'PatchEncoder', 'ShiftedPatchTokenization']
 
-# %% ../nbs/01_spt.ipynb #1685bdae
+# %% ../nbs/01_spt.ipynb #6be57118
 import keras
 from keras import layers, ops
 
-# %% ../nbs/01_spt.ipynb #5804d86a
+# %% ../nbs/01_spt.ipynb #c3756f72
 def _check_divides(patch_size, image_size):
     if patch_size < 1 or image_size % patch_size:
         raise ValueError(f"`patch_size` must be a positive divisor of `image_size` so the patches tile the "
@@ -49,7 +49,7 @@ class Patches(layers.Layer):
     def get_config(self):
         return {**super().get_config(), "patch_size": self.patch_size}
 
-# %% ../nbs/01_spt.ipynb #9012acdb
+# %% ../nbs/01_spt.ipynb #1285e797
 SHIFT_DIRECTIONS = {"original": (0, 0), "left-up": (1, 1), "left-down": (-1, 1), "right-up": (1, -1), "right-down": (-1, -1)}
 
 def diagonal_shifts(images, shift:int):
@@ -61,7 +61,7 @@ def diagonal_shifts(images, shift:int):
              for dy, dx in SHIFT_DIRECTIONS.values()]
     return ops.concatenate(views, axis=-1)  # (B, H, W, 5C)
 
-# %% ../nbs/01_spt.ipynb #ecc688f9
+# %% ../nbs/01_spt.ipynb #f19de668
 @keras.saving.register_keras_serializable(package="vit_small_ds")
 class PatchEncoder(layers.Layer):
     """Add a learned position embedding to `num_patches` tokens, optionally projecting them first.
@@ -97,7 +97,7 @@ class PatchEncoder(layers.Layer):
         return {**super().get_config(), "num_patches": self.num_patches,
                 "projection_dim": self.projection_dim, "project": self.project}
 
-# %% ../nbs/01_spt.ipynb #64dc287e
+# %% ../nbs/01_spt.ipynb #a7b2a255
 @keras.saving.register_keras_serializable(package="vit_small_ds")
 class ShiftedPatchTokenization(layers.Layer):
     """Shifted Patch Tokenization (Lee et al. 2021, https://arxiv.org/abs/2112.13492).
