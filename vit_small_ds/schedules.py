@@ -5,13 +5,13 @@
 # %% auto #0
 __all__ = ['WarmUpCosine']
 
-# %% ../nbs/05_schedules.ipynb #1458c70a
+# %% ../nbs/05_schedules.ipynb #0fd27c31
 import math
 
 import keras
 from keras import ops
 
-# %% ../nbs/05_schedules.ipynb #0afb0e9e
+# %% ../nbs/05_schedules.ipynb #8c2a1c58
 @keras.saving.register_keras_serializable(package="vit_small_ds")
 class WarmUpCosine(keras.optimizers.schedules.LearningRateSchedule):
     """Linear warm-up from `warmup_learning_rate` to `learning_rate_base` over `warmup_steps`, then
