@@ -6,7 +6,7 @@
 __all__ = ['MODEL_NAMES', 'build_model', 'train', 'evaluate', 'load_images', 'predict', 'train_main', 'evaluate_main',
            'predict_main']
 
-# %% ../nbs/07_cli.ipynb #7e87b5de
+# %% ../nbs/07_cli.ipynb #7c9488ff
 import json
 import sys
 from pathlib import Path
@@ -16,33 +16,37 @@ import numpy as np
 from fastcore.script import Param, call_parse
 from PIL import Image
 
-from .data import load_dataset, make_pipeline, vit_augmentation
+from .data import load_dataset, make_pipeline, shiftvit_augmentation, vit_augmentation
+from .shiftvit import create_shiftvit_classifier, shiftvit_preset
 from .training import TrainConfig, run_experiment
 from .vit import VIT_VARIANTS, create_vit, vit_preset
 
-# %% ../nbs/07_cli.ipynb #ad719535
-MODEL_NAMES = list(VIT_VARIANTS)
+# %% ../nbs/07_cli.ipynb #506ea519
+MODEL_NAMES = [*VIT_VARIANTS, "shiftvit"]
 
 def build_model(name:str, data, preset:str="small", attention:str="standard"):
     "The model `name` with preset `preset`, shaped for `data`, with the augmentation its recipe uses."
     if name not in MODEL_NAMES:
         raise ValueError(f"Received an invalid value for argument `model`, expected one of {MODEL_NAMES}. Received: model={name!r}")
+    if name == "shiftvit":
+        config = shiftvit_preset(preset, input_shape=data.input_shape, num_classes=data.num_classes)
+        return create_shiftvit_classifier(config, shiftvit_augmentation(data.input_shape[0], config.image_size))
     config = vit_preset(preset, input_shape=data.input_shape, num_classes=data.num_classes)
     return create_vit(name, config, attention=attention, augmentation=vit_augmentation(data.x_train, config.image_size))
 
-# %% ../nbs/07_cli.ipynb #0568f638
+# %% ../nbs/07_cli.ipynb #f090c4f2
 @call_parse
-def train(model:str="sl_vit", # vit, sl_vit, spt_vit or lsa_vit
+def train(model:str="sl_vit", # vit, sl_vit, spt_vit, lsa_vit or shiftvit
           dataset:str="sample", # sample, cifar10, cifar100, fashion_mnist, mnist, or an image folder
-          preset:str="small", # architecture preset: small or cifar100
-          epochs:int=30,
+          preset:str="small", # architecture preset: small, or cifar100 (ViT) / cifar10 (ShiftViT)
+          epochs:int=10,
           batch_size:int=128,
           learning_rate:float=1e-3, # peak learning rate of the warm-up cosine schedule
           weight_decay:float=1e-4,
           warmup_fraction:float=0.1,
           label_smoothing:float=0.0,
           mixing:bool=False, # MixUp / CutMix on training batches
-          attention:str="standard", # standard, cosine or linear
+          attention:str="standard", # ViT attention: standard, cosine or linear
           output:str=None, # output folder; default runs/<model>_<dataset>
           data_dir:str=None, # folder with the original dataset archives (offline use)
           image_size:int=None, # resize the images of an image folder to this size
@@ -50,7 +54,7 @@ def train(model:str="sl_vit", # vit, sl_vit, spt_vit or lsa_vit
           seed:int=42,
           verbose:int=1, # 1: progress bars, 2: one line per epoch, 0: silent
          ):
-    "Train and evaluate a ViT; write history.csv, metrics.json, model.keras and curves.png to `output`."
+    "Train and evaluate a model; write history.csv, metrics.json, model.keras and curves.png to `output`."
     config = TrainConfig(epochs=epochs, batch_size=batch_size, learning_rate=learning_rate, weight_decay=weight_decay,
                          warmup_fraction=warmup_fraction, label_smoothing=label_smoothing, mixing=mixing, seed=seed,
                          verbose=verbose)
@@ -66,7 +70,7 @@ def train(model:str="sl_vit", # vit, sl_vit, spt_vit or lsa_vit
           f"{metrics['epochs_run']}, {metrics['train_seconds']:.0f} s of training). Files in {config.output_dir}/")
     return metrics
 
-# %% ../nbs/07_cli.ipynb #b6d0240b
+# %% ../nbs/07_cli.ipynb #948b6611
 def _required_path(model_path):
     if not model_path or not Path(model_path).is_file():
         raise FileNotFoundError(f"Received an invalid value for argument `model_path`, expected a saved .keras "
@@ -87,7 +91,7 @@ def evaluate(model_path:str=None, # a saved model, e.g. runs/sl_vit_sample/model
     print(json.dumps(result))
     return result
 
-# %% ../nbs/07_cli.ipynb #bad2e04a
+# %% ../nbs/07_cli.ipynb #0a608980
 def load_images(paths, input_shape):
     "Image files as a uint8 batch `(n, H, W, C)` resized and converted to `input_shape`."
     height, width, channels = input_shape
@@ -118,7 +122,7 @@ def predict(images:Param("image files to classify", str, nargs="+"),
         print(f"{path}: " + ", ".join(f"{name} {prob:.3f}" for name, prob in results[str(path)]))
     return results
 
-# %% ../nbs/07_cli.ipynb #c9b0a932
+# %% ../nbs/07_cli.ipynb #9abe4dd6
 def _underscored(arg):
     if not arg.startswith("--"): return arg
     flag, sep, value = arg.partition("=")
