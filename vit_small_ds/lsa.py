@@ -7,7 +7,7 @@ __all__ = ['ATTENTION_KINDS', 'ProjectedAttention', 'masked_softmax_attention', 
            'LinearAttention', 'make_attention', 'attention_layers', 'attention_maps', 'attention_rollout',
            'plot_attention']
 
-# %% ../nbs/02_lsa.ipynb #344197c6
+# %% ../nbs/02_lsa.ipynb #3858cd56
 import math
 
 import keras
@@ -15,7 +15,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 from keras import layers, ops
 
-# %% ../nbs/02_lsa.ipynb #ee6a3334
+# %% ../nbs/02_lsa.ipynb #db42d138
 def _check_positive(value, name):
     if not isinstance(value, int) or value < 1:
         raise ValueError(f"Received an invalid value for argument `{name}`, expected a positive integer. "
@@ -96,7 +96,7 @@ class ProjectedAttention(layers.Layer):
                 "kernel_initializer": keras.initializers.serialize(self.kernel_initializer),
                 "bias_initializer": keras.initializers.serialize(self.bias_initializer)}
 
-# %% ../nbs/02_lsa.ipynb #dc358f46
+# %% ../nbs/02_lsa.ipynb #5220c8bd
 def masked_softmax_attention(logits, value, mask, dropout_layer, training):
     "Softmax of `logits` (B, h, Tq, Tk) over allowed pairs, applied to `value` (B, Tk, h, dv)."
     if mask is not None:
@@ -105,7 +105,7 @@ def masked_softmax_attention(logits, value, mask, dropout_layer, training):
     attended = ops.einsum("bhqk,bkhd->bqhd", dropout_layer(weights, training=training), value)  # (B, Tq, h, dv)
     return attended, weights
 
-# %% ../nbs/02_lsa.ipynb #de96fc7c
+# %% ../nbs/02_lsa.ipynb #a2f8d9be
 @keras.saving.register_keras_serializable(package="vit_small_ds")
 class MultiHeadAttentionLSA(ProjectedAttention):
     """Locality Self-Attention (Lee et al. 2021, https://arxiv.org/abs/2112.13492).
@@ -130,7 +130,7 @@ class MultiHeadAttentionLSA(ProjectedAttention):
         logits = ops.einsum("bqhd,bkhd->bhqk", query, key) / self.tau  # (B, h, Tq, Tk)
         return masked_softmax_attention(logits, value, mask, self.dropout_layer, training)
 
-# %% ../nbs/02_lsa.ipynb #330e6012
+# %% ../nbs/02_lsa.ipynb #9026fbfd
 @keras.saving.register_keras_serializable(package="vit_small_ds")
 class CosineAttention(ProjectedAttention):
     """Multi-head attention on cosine similarities: softmax(scale * q_hat . k_hat) v, `scale` learned.
@@ -157,7 +157,7 @@ class CosineAttention(ProjectedAttention):
     def get_config(self):
         return {**super().get_config(), "initial_scale": self.initial_scale}
 
-# %% ../nbs/02_lsa.ipynb #9ff18551
+# %% ../nbs/02_lsa.ipynb #76c257a9
 @keras.saving.register_keras_serializable(package="vit_small_ds")
 class LinearAttention(ProjectedAttention):
     """Linear (kernel) attention with phi(x) = elu(x) + 1 (Katharopoulos et al. 2020), O(T) in tokens.
@@ -190,7 +190,7 @@ class LinearAttention(ProjectedAttention):
         if self.diagonal_mask: scores = scores * (1 - ops.eye(ops.shape(scores)[-2], ops.shape(scores)[-1]))
         return scores / ops.sum(scores, axis=-1, keepdims=True)
 
-# %% ../nbs/02_lsa.ipynb #2e7200c0
+# %% ../nbs/02_lsa.ipynb #3cc0a5b6
 ATTENTION_KINDS = ("standard", "cosine", "linear")
 
 def make_attention(kind:str, num_heads:int, key_dim:int, dropout:float=0.0, locality:bool=False, name=None):
@@ -203,7 +203,7 @@ def make_attention(kind:str, num_heads:int, key_dim:int, dropout:float=0.0, loca
                          f"Received: attention={kind!r}")
     return classes[kind](num_heads=num_heads, key_dim=key_dim, dropout=dropout, diagonal_mask=locality, name=name)
 
-# %% ../nbs/02_lsa.ipynb #be35d27b
+# %% ../nbs/02_lsa.ipynb #d42a1f31
 def attention_layers(model):
     "The attention layers of `model` and of the models nested in it, in order."
     found = []
@@ -217,11 +217,11 @@ def attention_maps(model, images):
     found = attention_layers(model)
     if not found: raise ValueError(f"Model {model.name!r} has no attention layer.")
     queries = [l.input[0] if isinstance(l.input, (list, tuple)) else l.input for l in found]
-    inputs = keras.Model(model.inputs, queries)(images, training=False)
+    inputs = keras.Model(model.input, queries)(images, training=False)
     inputs = inputs if isinstance(inputs, (list, tuple)) else [inputs]
     return [ops.convert_to_numpy(l(q, q, return_attention_scores=True, training=False)[1]) for l, q in zip(found, inputs)]
 
-# %% ../nbs/02_lsa.ipynb #7fafad9d
+# %% ../nbs/02_lsa.ipynb #38a83a21
 def attention_rollout(maps):
     "Rollout `(B, T, T)` of per-layer weights `[(B, heads, T, T), ...]`: heads averaged, residual added."
     rollout = None

@@ -5,13 +5,13 @@
 # %% auto #0
 __all__ = ['WarmUpCosine']
 
-# %% ../nbs/05_schedules.ipynb #0fd27c31
+# %% ../nbs/05_schedules.ipynb #33a7e547
 import math
 
 import keras
 from keras import ops
 
-# %% ../nbs/05_schedules.ipynb #8c2a1c58
+# %% ../nbs/05_schedules.ipynb #5ee39789
 @keras.saving.register_keras_serializable(package="vit_small_ds")
 class WarmUpCosine(keras.optimizers.schedules.LearningRateSchedule):
     """Linear warm-up from `warmup_learning_rate` to `learning_rate_base` over `warmup_steps`, then

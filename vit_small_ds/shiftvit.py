@@ -6,7 +6,7 @@
 __all__ = ['SHIFTVIT_PRESETS', 'shift_channels', 'DropPath', 'ShiftViTBlock', 'PatchMerging', 'StackedShiftBlocks',
            'ShiftViTConfig', 'shiftvit_preset', 'create_shiftvit_classifier']
 
-# %% ../nbs/04_shiftvit.ipynb #02799f4f
+# %% ../nbs/04_shiftvit.ipynb #f880ed6c
 from dataclasses import dataclass, replace
 
 import keras
@@ -15,7 +15,7 @@ from keras import layers, ops
 
 from .spt import translate
 
-# %% ../nbs/04_shiftvit.ipynb #0ebacd1d
+# %% ../nbs/04_shiftvit.ipynb #0ca40c1f
 def shift_channels(x, num_div:int=12, shift_pixel:int=1):
     "Shift 4 groups of `C // num_div` channels of NHWC `x` left, right, up and down by `shift_pixel`; keep the rest."
     _, height, width, channels = x.shape
@@ -37,7 +37,7 @@ def shift_channels(x, num_div:int=12, shift_pixel:int=1):
         x[..., 4 * g:],
     ], axis=-1)
 
-# %% ../nbs/04_shiftvit.ipynb #b77f3373
+# %% ../nbs/04_shiftvit.ipynb #b9df9a45
 @keras.saving.register_keras_serializable(package="vit_small_ds")
 class DropPath(layers.Layer):
     """Stochastic depth (Huang et al. 2016): drop the residual branch per example with probability `rate`.
@@ -63,7 +63,7 @@ class DropPath(layers.Layer):
     def get_config(self):
         return {**super().get_config(), "rate": self.rate, "seed": self.seed}
 
-# %% ../nbs/04_shiftvit.ipynb #07c4e592
+# %% ../nbs/04_shiftvit.ipynb #f1809e2c
 @keras.saving.register_keras_serializable(package="vit_small_ds")
 class ShiftViTBlock(layers.Layer):
     """Shift, then `x + DropPath(MLP(LayerNorm(x)))` (Wang et al. 2022, https://arxiv.org/abs/2201.10801).
@@ -104,7 +104,7 @@ class ShiftViTBlock(layers.Layer):
                 "mlp_expand_ratio": self.mlp_expand_ratio, "dropout": self.dropout,
                 "drop_path_rate": self.drop_path_rate, "layer_norm_eps": self.layer_norm_eps}
 
-# %% ../nbs/04_shiftvit.ipynb #7c2e6de8
+# %% ../nbs/04_shiftvit.ipynb #342b7f7d
 @keras.saving.register_keras_serializable(package="vit_small_ds")
 class PatchMerging(layers.Layer):
     "LayerNorm, then a 2x2 stride-2 convolution: halves H and W, doubles C."
@@ -158,7 +158,7 @@ class StackedShiftBlocks(layers.Layer):
                 "num_div": self.num_div, "shift_pixel": self.shift_pixel, "mlp_expand_ratio": self.mlp_expand_ratio,
                 "dropout": self.dropout, "layer_norm_eps": self.layer_norm_eps}
 
-# %% ../nbs/04_shiftvit.ipynb #84bb71f1
+# %% ../nbs/04_shiftvit.ipynb #0f681016
 @dataclass
 class ShiftViTConfig:
     "ShiftViT architecture; defaults are the document's CIFAR-10 settings."
@@ -210,7 +210,7 @@ def shiftvit_preset(name:str, **overrides) -> ShiftViTConfig:
         raise ValueError(f"Received an invalid value for argument `preset`, expected one of {list(SHIFTVIT_PRESETS)}. Received: preset={name!r}")
     return replace(SHIFTVIT_PRESETS[name], **overrides)
 
-# %% ../nbs/04_shiftvit.ipynb #906985ed
+# %% ../nbs/04_shiftvit.ipynb #306648d0
 def create_shiftvit_classifier(config:ShiftViTConfig, augmentation=None, name:str="shiftvit") -> keras.Model:
     "A ShiftViT classifier returning `num_classes` logits; without `augmentation`, rescale and resize only."
     c = config

@@ -5,11 +5,11 @@
 # %% auto #0
 __all__ = ['SHIFT_DIRECTIONS', 'Patches', 'translate', 'diagonal_shifts', 'PatchEncoder', 'ShiftedPatchTokenization']
 
-# %% ../nbs/01_spt.ipynb #cb5d9307
+# %% ../nbs/01_spt.ipynb #43abb3ed
 import keras
 from keras import layers, ops
 
-# %% ../nbs/01_spt.ipynb #c6e08c47
+# %% ../nbs/01_spt.ipynb #7236b644
 def _check_divides(patch_size, image_size):
     if patch_size < 1 or image_size % patch_size:
         raise ValueError(f"`patch_size` must be a positive divisor of `image_size` so the patches tile the "
@@ -49,7 +49,7 @@ class Patches(layers.Layer):
     def get_config(self):
         return {**super().get_config(), "patch_size": self.patch_size}
 
-# %% ../nbs/01_spt.ipynb #301069be
+# %% ../nbs/01_spt.ipynb #1da32154
 def translate(images, dy:int, dx:int):
     "Output pixel (i, j) = input pixel (i + dy, j + dx) of NHWC `images`; zero where that is outside."
     _, height, width, _ = images.shape
@@ -64,7 +64,7 @@ def diagonal_shifts(images, shift:int):
     views = [translate(images, dy * shift, dx * shift) for dy, dx in SHIFT_DIRECTIONS.values()]
     return ops.concatenate(views, axis=-1)  # (B, H, W, 5C)
 
-# %% ../nbs/01_spt.ipynb #8c0f35ed
+# %% ../nbs/01_spt.ipynb #b0c2f0ad
 @keras.saving.register_keras_serializable(package="vit_small_ds")
 class PatchEncoder(layers.Layer):
     """Add a learned position embedding to `num_patches` tokens, optionally projecting them first.
@@ -100,7 +100,7 @@ class PatchEncoder(layers.Layer):
         return {**super().get_config(), "num_patches": self.num_patches,
                 "projection_dim": self.projection_dim, "project": self.project}
 
-# %% ../nbs/01_spt.ipynb #0a9e65ae
+# %% ../nbs/01_spt.ipynb #4e9b5a62
 @keras.saving.register_keras_serializable(package="vit_small_ds")
 class ShiftedPatchTokenization(layers.Layer):
     """Shifted Patch Tokenization (Lee et al. 2021, https://arxiv.org/abs/2112.13492).

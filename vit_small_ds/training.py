@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['TrainConfig', 'compile_model', 'atomic_write', 'write_json', 'plot_history', 'run_experiment', 'compare']
 
-# %% ../nbs/06_training.ipynb #72bde5d8
+# %% ../nbs/06_training.ipynb #56656d05
 import json
 import math
 import os
@@ -23,7 +23,7 @@ from keras import ops
 from .data import ImageDataset, label_mixing, make_pipeline, one_hot_labels
 from .schedules import WarmUpCosine
 
-# %% ../nbs/06_training.ipynb #5a1aea10
+# %% ../nbs/06_training.ipynb #e5fe3a6b
 @dataclass
 class TrainConfig:
     "Optimisation settings of one training run."
@@ -52,7 +52,7 @@ class TrainConfig:
             raise ValueError(f"Received an invalid value for argument `learning_rate`, expected a positive number. "
                              f"Received: learning_rate={self.learning_rate!r}")
 
-# %% ../nbs/06_training.ipynb #e642b76a
+# %% ../nbs/06_training.ipynb #1cb0370d
 def _loss_and_metrics(one_hot:bool, label_smoothing:float):
     if not one_hot:
         return (keras.losses.SparseCategoricalCrossentropy(from_logits=True),
@@ -71,7 +71,7 @@ def compile_model(model, config:TrainConfig, steps_per_epoch:int, one_hot:bool=F
                   loss=loss, metrics=metrics)
     return schedule
 
-# %% ../nbs/06_training.ipynb #1efde12d
+# %% ../nbs/06_training.ipynb #3bd76264
 def atomic_write(path, write):
     "Call `write(temporary_path)`, then rename the result to `path`, so `path` is never half-written."
     path = Path(path)
@@ -94,7 +94,7 @@ def plot_history(history:dict, title:str=""):
     fig.tight_layout()
     return fig
 
-# %% ../nbs/06_training.ipynb #f4c53f27
+# %% ../nbs/06_training.ipynb #5fb651f1
 def run_experiment(model:keras.Model, data:ImageDataset, config:TrainConfig=None):
     "Train `model` on `data` as `config` says; returns `(history, metrics)` and writes the run files."
     config = config or TrainConfig()
@@ -115,7 +115,8 @@ def run_experiment(model:keras.Model, data:ImageDataset, config:TrainConfig=None
                                                      save_best_only=True, save_weights_only=True),
                      keras.callbacks.CSVLogger(str(out / "history.csv"))]
         start = time.perf_counter()
-        fit = model.fit(train, validation_data=val, epochs=config.epochs, callbacks=callbacks, verbose=config.verbose)
+        fit = model.fit(train, validation_data=val, epochs=config.epochs, callbacks=callbacks, verbose=config.verbose,
+                        shuffle=False)  # the pipeline already shuffles
         train_seconds = time.perf_counter() - start
         history = fit.history
         model.load_weights(best_weights)
@@ -133,7 +134,7 @@ def run_experiment(model:keras.Model, data:ImageDataset, config:TrainConfig=None
         plt.close(figure)
     return history, metrics
 
-# %% ../nbs/06_training.ipynb #d2093baf
+# %% ../nbs/06_training.ipynb #99e4467c
 def compare(results, plot:bool=True) -> str:
     "A Markdown table (and a bar plot) of several runs' `metrics` dicts."
     rows = ["| model | dataset | params | top-1 | top-5 | best epoch | train s |", "|---|---|---:|---:|---:|---:|---:|"]
