@@ -1,0 +1,65 @@
+"""Save every model variant, load it back, and compare predictions; run by tests/test_saving.py
+under each backend (KERAS_BACKEND is read when keras is imported, so each backend is a process).
+
+    python tests/roundtrip.py same DIR       # save, load, compare on this backend; weights-only too
+    python tests/roundtrip.py save DIR       # save models, inputs and outputs for another backend
+    python tests/roundtrip.py load DIR       # load what `save` wrote and compare
+Prints one JSON line: the largest absolute difference per variant.
+"""
+import json
+import sys
+from pathlib import Path
+
+import keras
+import numpy as np
+
+from vit_small_ds.data import load_dataset, shiftvit_augmentation, vit_augmentation
+from vit_small_ds.shiftvit import create_shiftvit_classifier, shiftvit_preset
+from vit_small_ds.vit import VIT_VARIANTS, create_vit, vit_preset
+
+VARIANTS = [(name, "standard") for name in VIT_VARIANTS] + [("sl_vit", "cosine"), ("sl_vit", "linear"),
+                                                             ("vit", "cosine"), ("shiftvit", None)]
+
+
+def build(name, attention, data, seed=0):
+    keras.utils.set_random_seed(seed)
+    if name == "shiftvit":
+        config = shiftvit_preset("small", input_shape=data.input_shape, num_classes=data.num_classes)
+        return create_shiftvit_classifier(config, shiftvit_augmentation(28, config.image_size))
+    config = vit_preset("small", input_shape=data.input_shape, num_classes=data.num_classes, transformer_layers=2)
+    return create_vit(name, config, attention=attention, augmentation=vit_augmentation(data.x_train, config.image_size))
+
+
+def predict(model, images):
+    return np.asarray(model.predict(images, verbose=0))
+
+
+def main(mode, folder):
+    folder = Path(folder)
+    data = load_dataset("sample")
+    images = data.x_test[:32]
+    differences = {}
+    for name, attention in VARIANTS:
+        key = f"{name}-{attention}"
+        if mode == "load":
+            loaded = keras.saving.load_model(folder / f"{key}.keras")
+            differences[key] = float(np.abs(predict(loaded, images) - np.load(folder / f"{key}.npy")).max())
+            continue
+        model = build(name, attention, data)
+        expected = predict(model, images)
+        model.save(folder / f"{key}.keras")
+        if mode == "save":
+            np.save(folder / f"{key}.npy", expected)
+            continue
+        loaded = keras.saving.load_model(folder / f"{key}.keras")
+        model.save_weights(folder / f"{key}.weights.h5")
+        rebuilt = build(name, attention, data, seed=1)  # other initial weights: the load has to do the work
+        assert np.abs(predict(rebuilt, images) - expected).max() > 1e-3
+        rebuilt.load_weights(folder / f"{key}.weights.h5")
+        differences[key] = float(np.abs(predict(loaded, images) - expected).max())
+        differences[f"{key} (weights only)"] = float(np.abs(predict(rebuilt, images) - expected).max())
+    print(json.dumps({"backend": keras.backend.backend(), "max_abs_difference": differences}))
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:])

@@ -1,0 +1,39 @@
+"A training run killed with SIGKILL after its second epoch resumes when the same command runs again."
+import csv
+import json
+import os
+import signal
+import subprocess
+import time
+
+COMMAND = ["vit_small_ds_train", "--model", "shiftvit", "--epochs", "4", "--batch-size", "128", "--verbose", "2"]
+
+
+def epochs_logged(history):
+    if not history.exists(): return []
+    with open(history) as f: return [int(row["epoch"]) for row in csv.DictReader(f)]
+
+
+def test_killed_run_resumes_without_repeating_epochs(tmp_path):
+    out = tmp_path / "run"
+    command = COMMAND + ["--output", str(out)]
+    env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"}
+    first = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 600
+    while len(epochs_logged(out / "history.csv")) < 2:  # the second epoch has finished
+        assert first.poll() is None, "the first run ended before it could be killed"
+        assert time.monotonic() < deadline, "the first run did not finish two epochs in time"
+        time.sleep(0.05)
+    first.send_signal(signal.SIGKILL)
+    first.wait()
+    assert not (out / "metrics.json").exists()
+    assert (out / "backup").is_dir()
+
+    second = subprocess.run(command, env=env, capture_output=True, text=True, timeout=900)
+    assert second.returncode == 0, second.stderr[-3000:]
+    assert epochs_logged(out / "history.csv") == [0, 1, 2, 3]  # no finished epoch ran twice
+    metrics = json.loads((out / "metrics.json").read_text())
+    assert metrics["epochs_run"] == 4
+    assert (out / "model.keras").is_file()
+    assert not (out / "backup").exists()
+    assert "Epoch 1/4" not in second.stdout and "Epoch 4/4" in second.stdout  # it started after the backup
