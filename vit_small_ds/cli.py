@@ -6,7 +6,7 @@
 __all__ = ['MODEL_NAMES', 'build_model', 'train', 'evaluate', 'load_images', 'predict', 'run_with_dashes', 'train_main',
            'evaluate_main', 'predict_main']
 
-# %% ../nbs/07_cli.ipynb #634d377d
+# %% ../nbs/07_cli.ipynb #d85a56d6
 import json
 import sys
 from pathlib import Path
@@ -21,7 +21,7 @@ from .shiftvit import create_shiftvit_classifier, shiftvit_preset
 from .training import TrainConfig, predict_probabilities, run_experiment
 from .vit import VIT_VARIANTS, create_vit, vit_preset
 
-# %% ../nbs/07_cli.ipynb #b6d3a171
+# %% ../nbs/07_cli.ipynb #683ac02b
 MODEL_NAMES = [*VIT_VARIANTS, "shiftvit"]
 
 def build_model(name:str, data, preset:str="small", attention:str="standard"):
@@ -34,7 +34,7 @@ def build_model(name:str, data, preset:str="small", attention:str="standard"):
     config = vit_preset(preset, input_shape=data.input_shape, num_classes=data.num_classes)
     return create_vit(name, config, attention=attention, augmentation=vit_augmentation(data.x_train, config.image_size))
 
-# %% ../nbs/07_cli.ipynb #4b740266
+# %% ../nbs/07_cli.ipynb #ac35a4fa
 @call_parse
 def train(model:str="sl_vit", # vit, sl_vit, spt_vit, lsa_vit or shiftvit
           dataset:str="sample", # sample, cifar10, cifar100, fashion_mnist, mnist, or an image folder
@@ -70,7 +70,7 @@ def train(model:str="sl_vit", # vit, sl_vit, spt_vit, lsa_vit or shiftvit
           f"{metrics['epochs_run']}, {metrics['train_seconds']:.0f} s of training). Files in {config.output_dir}/")
     return metrics
 
-# %% ../nbs/07_cli.ipynb #2db9026c
+# %% ../nbs/07_cli.ipynb #6e498ce7
 def _required_path(model_path):
     if not model_path or not Path(model_path).is_file():
         raise FileNotFoundError(f"Received an invalid value for argument `model_path`, expected a saved .keras "
@@ -91,7 +91,7 @@ def evaluate(model_path:str=None, # a saved model, e.g. runs/sl_vit_sample/model
     print(json.dumps(result))
     return result
 
-# %% ../nbs/07_cli.ipynb #54312a8f
+# %% ../nbs/07_cli.ipynb #e1408d21
 def load_images(paths, input_shape):
     "Image files as a uint8 batch `(n, H, W, C)` resized and converted to `input_shape`."
     height, width, channels = input_shape
@@ -122,7 +122,7 @@ def predict(images:Param("image files to classify", str, nargs="+"),
         print(f"{path}: " + ", ".join(f"{name} {prob:.3f}" for name, prob in results[str(path)]))
     return results
 
-# %% ../nbs/07_cli.ipynb #1b9ff9ab
+# %% ../nbs/07_cli.ipynb #7b428e98
 def _underscored(arg):
     if not arg.startswith("--"): return arg
     flag, sep, value = arg.partition("=")
