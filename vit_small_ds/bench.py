@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['vit_forward_flops', 'shiftvit_forward_flops', 'matmul_gflops', 'benchmark', 'bench', 'bench_main']
 
-# %% ../nbs/07a_bench.ipynb #c88a9f73
+# %% ../nbs/07a_bench.ipynb #541b30ef
 import json
 import platform
 import statistics
@@ -21,7 +21,7 @@ from .shiftvit import ShiftViTConfig, shiftvit_preset
 from .training import TrainConfig, compile_model
 from .vit import VIT_VARIANTS, ViTConfig, vit_preset
 
-# %% ../nbs/07a_bench.ipynb #88d45759
+# %% ../nbs/07a_bench.ipynb #26cbbf10
 def _dense(positions, widths):
     "FLOPs of a chain of dense layers of `widths` (input first) applied at `positions` places."
     return 2 * positions * sum(a * b for a, b in zip(widths, widths[1:]))
@@ -47,7 +47,7 @@ def shiftvit_forward_flops(c:ShiftViTConfig) -> int:
             width *= 2
     return total + 2 * width * c.num_classes
 
-# %% ../nbs/07a_bench.ipynb #fe39d878
+# %% ../nbs/07a_bench.ipynb #c3b85f9e
 def _median_seconds(run, repeats):
     times = []
     for _ in range(repeats):
@@ -64,7 +64,7 @@ def matmul_gflops(size:int=2048, repeats:int=5) -> float:
     run()
     return 2 * size ** 3 / _median_seconds(run, repeats) / 1e9
 
-# %% ../nbs/07a_bench.ipynb #e50ca010
+# %% ../nbs/07a_bench.ipynb #e91963c8
 def _model_and_flops(model_name, preset, data):
     model = build_model(model_name, data, preset)  # the CLI's own factory: the benchmark trains what training trains
     if model_name == "shiftvit": return model, shiftvit_forward_flops(shiftvit_preset(preset))
@@ -99,7 +99,7 @@ def _backend_version():
     module = {"tensorflow": "tensorflow", "jax": "jax", "torch": "torch"}[keras.backend.backend()]
     return __import__(module).__version__
 
-# %% ../nbs/07a_bench.ipynb #5698ae4d
+# %% ../nbs/07a_bench.ipynb #d3a65694
 @call_parse
 def bench(model:str="sl_vit", # vit, sl_vit, spt_vit, lsa_vit or shiftvit
           preset:str="cifar100", # architecture preset
