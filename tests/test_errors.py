@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from vit_small_ds.cli import build_model, train
+from vit_small_ds.cli import build_model
 from vit_small_ds.data import ImageDataset, load_dataset
 from vit_small_ds.schedules import WarmUpCosine
 from vit_small_ds.shiftvit import ShiftViTConfig, shift_channels

@@ -5,17 +5,16 @@
 # %% auto #0
 __all__ = ['model_card', 'save_pretrained', 'load_pretrained']
 
-# %% ../nbs/06a_saving.ipynb #777faa35
+# %% ../nbs/06a_saving.ipynb #09fbda53
 import dataclasses
 import json
-import tempfile
 from pathlib import Path
 
 import keras
 
 import vit_small_ds
 
-# %% ../nbs/06a_saving.ipynb #151634dd
+# %% ../nbs/06a_saving.ipynb #7144692a
 def _as_dict(config):
     return dataclasses.asdict(config) if dataclasses.is_dataclass(config) else dict(config or {})
 
@@ -57,7 +56,7 @@ probabilities = keras.ops.softmax(model.predict(images))  # images: uint8 (n, {'
 Classes: {', '.join(map(str, info.get('class_names') or [])) or 'not recorded'}.
 """
 
-# %% ../nbs/06a_saving.ipynb #1bad7e05
+# %% ../nbs/06a_saving.ipynb #10193dba
 def save_pretrained(model:keras.Model, path_or_hf_uri:str, config=None, dataset:str=None, metrics:dict=None,
                     class_names=None) -> dict:
     "Save `model` as a Keras model folder with a model card, to a local folder or to `hf://user/name`."

@@ -7,7 +7,7 @@ __all__ = ['TrainConfig', 'compile_model', 'atomic_write', 'write_json', 'plot_h
            'NonFiniteLossError', 'StopOnNonFiniteLoss', 'check_labels', 'predict_probabilities', 'run_experiment',
            'compare']
 
-# %% ../nbs/06_training.ipynb #960cb5af
+# %% ../nbs/06_training.ipynb #e356273d
 import csv
 import json
 import math
@@ -18,7 +18,6 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import keras
-import matplotlib
 import matplotlib.pyplot as plt
 import numpy as np
 from keras import ops
@@ -26,7 +25,7 @@ from keras import ops
 from .data import ImageDataset, label_mixing, make_pipeline, one_hot_labels
 from .schedules import WarmUpCosine
 
-# %% ../nbs/06_training.ipynb #2f2b2113
+# %% ../nbs/06_training.ipynb #71cc172c
 @dataclass
 class TrainConfig:
     "Optimisation settings of one training run."
@@ -55,7 +54,7 @@ class TrainConfig:
             raise ValueError(f"Received an invalid value for argument `learning_rate`, expected a positive number. "
                              f"Received: learning_rate={self.learning_rate!r}")
 
-# %% ../nbs/06_training.ipynb #209ed717
+# %% ../nbs/06_training.ipynb #77e316b4
 def _loss_and_metrics(one_hot:bool, label_smoothing:float):
     if not one_hot:
         return (keras.losses.SparseCategoricalCrossentropy(from_logits=True),
@@ -74,7 +73,7 @@ def compile_model(model, config:TrainConfig, steps_per_epoch:int, one_hot:bool=F
                   loss=loss, metrics=metrics)
     return schedule
 
-# %% ../nbs/06_training.ipynb #61d38569
+# %% ../nbs/06_training.ipynb #f55f37dc
 def atomic_write(path, write):
     "Call `write(temporary_path)`, then rename the result to `path`, so `path` is never half-written."
     path = Path(path)
@@ -97,7 +96,7 @@ def plot_history(history:dict, title:str=""):
     fig.tight_layout()
     return fig
 
-# %% ../nbs/06_training.ipynb #2abaeb9c
+# %% ../nbs/06_training.ipynb #5c85a1ba
 def read_history(path) -> list:
     "The rows of a `history.csv` as dicts of floats (`epoch` as int), or [] if there is none."
     if not Path(path).exists(): return []
@@ -122,7 +121,7 @@ class EpochLog(keras.callbacks.Callback):
                 writer.writerows(rows)
         atomic_write(self.path, write)
 
-# %% ../nbs/06_training.ipynb #f0d42b2c
+# %% ../nbs/06_training.ipynb #4217a65d
 class NonFiniteLossError(FloatingPointError):
     "Training stopped because the loss stopped being a finite number."
 
@@ -137,7 +136,7 @@ class StopOnNonFiniteLoss(keras.callbacks.Callback):
             self.stopped_at = (self.epoch + 1, batch + 1, loss)
             self.model.stop_training = True
 
-# %% ../nbs/06_training.ipynb #5b68bc91
+# %% ../nbs/06_training.ipynb #7096157c
 def check_labels(labels, num_classes:int, name:str="labels"):
     "Raise a ValueError naming `name` unless every label is an integer in [0, num_classes)."
     labels = np.asarray(labels)
@@ -148,7 +147,7 @@ def check_labels(labels, num_classes:int, name:str="labels"):
         raise ValueError(f"`{name}` must be in [0, {num_classes}) (num_classes={num_classes}). "
                          f"Received {bad.size} labels outside it, e.g. {bad[:5].tolist()}")
 
-# %% ../nbs/06_training.ipynb #c4a9f74d
+# %% ../nbs/06_training.ipynb #a07e207b
 def predict_probabilities(model:keras.Model, images, batch_size:int=256) -> np.ndarray:
     "Class probabilities `(n, num_classes)` of `model` for `images`, a batch shaped like the model's input."
     images = np.asarray(images)
@@ -159,7 +158,7 @@ def predict_probabilities(model:keras.Model, images, batch_size:int=256) -> np.n
                          + (" (one image? add a batch axis: images[None])" if images.shape == expected else ""))
     return ops.convert_to_numpy(ops.softmax(model.predict(images, batch_size=batch_size, verbose=0)))
 
-# %% ../nbs/06_training.ipynb #b55b1b3f
+# %% ../nbs/06_training.ipynb #b32b825a
 def _fit_callbacks(out, best_weights, resumable, extra):
     if resumable and (out / "backup").exists():  # resuming: the history so far counts
         best_so_far = max((r["val_accuracy"] for r in read_history(out / "history.csv")), default=None)
@@ -220,7 +219,7 @@ def run_experiment(model:keras.Model, data:ImageDataset, config:TrainConfig=None
         plt.close(figure)
     return history, metrics
 
-# %% ../nbs/06_training.ipynb #2a74af01
+# %% ../nbs/06_training.ipynb #85191abd
 def compare(results, plot:bool=True) -> str:
     "A Markdown table (and a bar plot) of several runs' `metrics` dicts."
     rows = ["| model | dataset | params | top-1 | top-5 | best epoch | train s |", "|---|---|---:|---:|---:|---:|---:|"]

@@ -5,8 +5,8 @@
 # %% auto #0
 __all__ = ['VIT_PRESETS', 'VIT_VARIANTS', 'ViTConfig', 'vit_preset', 'mlp', 'create_vit_classifier', 'create_vit']
 
-# %% ../nbs/03_vit.ipynb #720ff408
-from dataclasses import asdict, dataclass, field, replace
+# %% ../nbs/03_vit.ipynb #331e9a97
+from dataclasses import dataclass, replace
 
 import keras
 from keras import layers
@@ -14,7 +14,7 @@ from keras import layers
 from .lsa import ATTENTION_KINDS, make_attention
 from .spt import PatchEncoder, ShiftedPatchTokenization
 
-# %% ../nbs/03_vit.ipynb #5b561b6f
+# %% ../nbs/03_vit.ipynb #185e7845
 def _invalid(name, value, expected):
     return ValueError(f"Received an invalid value for argument `{name}`, expected {expected}. Received: {name}={value!r}")
 
@@ -54,7 +54,7 @@ class ViTConfig:
     @property
     def num_patches(self): return (self.image_size // self.patch_size) ** 2
 
-# %% ../nbs/03_vit.ipynb #41794ec4
+# %% ../nbs/03_vit.ipynb #d2891b3b
 VIT_PRESETS = {
     "cifar100": ViTConfig(),
     "small": ViTConfig(image_size=28, patch_size=4, transformer_layers=4, projection_dim=64, num_heads=4,
@@ -66,7 +66,7 @@ def vit_preset(name:str, **overrides) -> ViTConfig:
     if name not in VIT_PRESETS: raise _invalid("preset", name, f"one of {list(VIT_PRESETS)}")
     return replace(VIT_PRESETS[name], **overrides)
 
-# %% ../nbs/03_vit.ipynb #1d61bf2d
+# %% ../nbs/03_vit.ipynb #e17d1423
 def mlp(x, hidden_units, dropout_rate, name):
     "Dense + GELU + Dropout for each width in `hidden_units` (the documents' MLP)."
     for i, units in enumerate(hidden_units):
