@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['vit_forward_flops', 'shiftvit_forward_flops', 'matmul_gflops', 'benchmark', 'bench', 'bench_main']
 
-# %% ../nbs/07a_bench.ipynb #541b30ef
+# %% ../nbs/07a_bench.ipynb #e00e426d
 import json
 import platform
 import statistics
@@ -21,7 +21,7 @@ from .shiftvit import ShiftViTConfig, shiftvit_preset
 from .training import TrainConfig, compile_model
 from .vit import VIT_VARIANTS, ViTConfig, vit_preset
 
-# %% ../nbs/07a_bench.ipynb #26cbbf10
+# %% ../nbs/07a_bench.ipynb #40a842f1
 def _dense(positions, widths):
     "FLOPs of a chain of dense layers of `widths` (input first) applied at `positions` places."
     return 2 * positions * sum(a * b for a, b in zip(widths, widths[1:]))
@@ -47,7 +47,7 @@ def shiftvit_forward_flops(c:ShiftViTConfig) -> int:
             width *= 2
     return total + 2 * width * c.num_classes
 
-# %% ../nbs/07a_bench.ipynb #c3b85f9e
+# %% ../nbs/07a_bench.ipynb #6ba5dd39
 def _median_seconds(run, repeats):
     times = []
     for _ in range(repeats):
@@ -64,12 +64,7 @@ def matmul_gflops(size:int=2048, repeats:int=5) -> float:
     run()
     return 2 * size ** 3 / _median_seconds(run, repeats) / 1e9
 
-# %% ../nbs/07a_bench.ipynb #e91963c8
-def _model_and_flops(model_name, preset, data):
-    model = build_model(model_name, data, preset)  # the CLI's own factory: the benchmark trains what training trains
-    if model_name == "shiftvit": return model, shiftvit_forward_flops(shiftvit_preset(preset))
-    return model, vit_forward_flops(vit_preset(preset), spt=VIT_VARIANTS[model_name]["spt"])
-
+# %% ../nbs/07a_bench.ipynb #6d7e0c26
 def benchmark(model_name:str="sl_vit", preset:str="cifar100", batch_size:int=256, steps:int=10, repeats:int=3,
               warmup:int=3, mixed_precision:bool=False, matmul_size:int=2048) -> dict:
     "Training and inference images/s of `model_name` at `preset` on random data, with FLOP rates."
@@ -79,7 +74,9 @@ def benchmark(model_name:str="sl_vit", preset:str="cifar100", batch_size:int=256
     x = rng.integers(0, 256, (batch_size, *config.input_shape), dtype=np.uint8)
     y = rng.integers(0, config.num_classes, batch_size)
     data = ImageDataset(x, y, x[:1], y[:1], x[:1], y[:1], [str(i) for i in range(config.num_classes)], name="random")
-    model, flops = _model_and_flops(model_name, preset, data)
+    model = build_model(model_name, data, preset)  # the CLI's own factory: the benchmark trains what training trains
+    flops = (shiftvit_forward_flops(config) if model_name == "shiftvit"
+             else vit_forward_flops(config, spt=VIT_VARIANTS[model_name]["spt"]))
     compile_model(model, TrainConfig(batch_size=batch_size), steps_per_epoch=1000)
     for _ in range(warmup): model.train_on_batch(x, y)  # compiles; not timed
     train_seconds = _median_seconds(lambda: [model.train_on_batch(x, y) for _ in range(steps)], repeats) / steps
@@ -99,7 +96,7 @@ def _backend_version():
     module = {"tensorflow": "tensorflow", "jax": "jax", "torch": "torch"}[keras.backend.backend()]
     return __import__(module).__version__
 
-# %% ../nbs/07a_bench.ipynb #d3a65694
+# %% ../nbs/07a_bench.ipynb #1d5f5ca0
 @call_parse
 def bench(model:str="sl_vit", # vit, sl_vit, spt_vit, lsa_vit or shiftvit
           preset:str="cifar100", # architecture preset

@@ -5,11 +5,11 @@
 # %% auto #0
 __all__ = ['SHIFT_DIRECTIONS', 'Patches', 'translate', 'diagonal_shifts', 'PatchEncoder', 'ShiftedPatchTokenization']
 
-# %% ../nbs/01_spt.ipynb #43abb3ed
+# %% ../nbs/01_spt.ipynb #ba6076f5
 import keras
 from keras import layers, ops
 
-# %% ../nbs/01_spt.ipynb #7236b644
+# %% ../nbs/01_spt.ipynb #bb1c4f84
 def _check_divides(patch_size, image_size):
     if patch_size < 1 or image_size % patch_size:
         raise ValueError(f"`patch_size` must be a positive divisor of `image_size` so the patches tile the "
@@ -49,7 +49,7 @@ class Patches(layers.Layer):
     def get_config(self):
         return {**super().get_config(), "patch_size": self.patch_size}
 
-# %% ../nbs/01_spt.ipynb #1da32154
+# %% ../nbs/01_spt.ipynb #a53c8bbd
 def translate(images, dy:int, dx:int):
     "Output pixel (i, j) = input pixel (i + dy, j + dx) of NHWC `images`; zero where that is outside."
     _, height, width, _ = images.shape
@@ -64,7 +64,7 @@ def diagonal_shifts(images, shift:int):
     views = [translate(images, dy * shift, dx * shift) for dy, dx in SHIFT_DIRECTIONS.values()]
     return ops.concatenate(views, axis=-1)  # (B, H, W, 5C)
 
-# %% ../nbs/01_spt.ipynb #b0c2f0ad
+# %% ../nbs/01_spt.ipynb #65b37950
 @keras.saving.register_keras_serializable(package="vit_small_ds")
 class PatchEncoder(layers.Layer):
     """Add a learned position embedding to `num_patches` tokens, optionally projecting them first.
@@ -100,7 +100,7 @@ class PatchEncoder(layers.Layer):
         return {**super().get_config(), "num_patches": self.num_patches,
                 "projection_dim": self.projection_dim, "project": self.project}
 
-# %% ../nbs/01_spt.ipynb #4e9b5a62
+# %% ../nbs/01_spt.ipynb #5150f22a
 @keras.saving.register_keras_serializable(package="vit_small_ds")
 class ShiftedPatchTokenization(layers.Layer):
     """Shifted Patch Tokenization (Lee et al. 2021, https://arxiv.org/abs/2112.13492).
@@ -132,12 +132,15 @@ class ShiftedPatchTokenization(layers.Layer):
     @property
     def num_patches(self): return (self.image_size // self.patch_size) ** 2
 
+    def _patch_shape(self, input_shape):
+        views = 1 if self.vanilla else 5  # the image, and its four shifts
+        return (input_shape[0], self.num_patches, self.patch_size ** 2 * input_shape[-1] * views)
+
     def build(self, input_shape):
         if tuple(input_shape[1:3]) != (self.image_size, self.image_size):
             raise ValueError(f"ShiftedPatchTokenization was built for image_size={self.image_size} but received "
                              f"images of shape {tuple(input_shape[1:])}; resize them to {self.image_size}x{self.image_size}.")
-        views = 1 if self.vanilla else 5
-        patch_shape = (input_shape[0], self.num_patches, self.patch_size ** 2 * input_shape[-1] * views)
+        patch_shape = self._patch_shape(input_shape)
         if self.layer_norm is not None: self.layer_norm.build(patch_shape)
         self.projection.build(patch_shape)
 
@@ -148,9 +151,7 @@ class ShiftedPatchTokenization(layers.Layer):
         return self.projection(tokens), patches
 
     def compute_output_shape(self, input_shape):
-        views = 1 if self.vanilla else 5
-        patch_shape = (input_shape[0], self.num_patches, self.patch_size ** 2 * input_shape[-1] * views)
-        return (input_shape[0], self.num_patches, self.projection_dim), patch_shape
+        return (input_shape[0], self.num_patches, self.projection_dim), self._patch_shape(input_shape)
 
     def get_config(self):
         return {**super().get_config(), "image_size": self.image_size, "patch_size": self.patch_size,
