@@ -6,7 +6,8 @@
 __all__ = ['MODEL_NAMES', 'build_model', 'train', 'evaluate', 'load_images', 'predict', 'run_with_dashes', 'train_main',
            'evaluate_main', 'predict_main']
 
-# %% ../nbs/07_cli.ipynb #d85a56d6
+# %% ../nbs/07_cli.ipynb #99a36ea3
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -18,10 +19,10 @@ from PIL import Image
 
 from .data import load_dataset, make_pipeline, shiftvit_augmentation, vit_augmentation
 from .shiftvit import create_shiftvit_classifier, shiftvit_preset
-from .training import TrainConfig, predict_probabilities, run_experiment
+from .training import TrainConfig, data_parallel, predict_probabilities, replicas, run_experiment
 from .vit import VIT_VARIANTS, create_vit, vit_preset
 
-# %% ../nbs/07_cli.ipynb #683ac02b
+# %% ../nbs/07_cli.ipynb #3f9e4733
 MODEL_NAMES = [*VIT_VARIANTS, "shiftvit"]
 
 def build_model(name:str, data, preset:str="small", attention:str="standard"):
@@ -34,12 +35,13 @@ def build_model(name:str, data, preset:str="small", attention:str="standard"):
     config = vit_preset(preset, input_shape=data.input_shape, num_classes=data.num_classes)
     return create_vit(name, config, attention=attention, augmentation=vit_augmentation(data.x_train, config.image_size))
 
-# %% ../nbs/07_cli.ipynb #ac35a4fa
+# %% ../nbs/07_cli.ipynb #01aa43ab
 @call_parse
 def train(model:str="sl_vit", # vit, sl_vit, spt_vit, lsa_vit or shiftvit
           dataset:str="sample", # sample, cifar10, cifar100, fashion_mnist, mnist, or an image folder
-          preset:str="small", # architecture preset: small, or cifar100 (ViT) / cifar10 (ShiftViT)
+          preset:str="small", # architecture preset: small, cpu or cifar100 (ViT); small or cifar10 (ShiftViT)
           epochs:int=10,
+          time_budget:float=None, # minutes of training; plans the number of epochs itself (instead of --epochs)
           batch_size:int=128,
           learning_rate:float=1e-3, # peak learning rate of the warm-up cosine schedule
           weight_decay:float=1e-4,
@@ -52,25 +54,28 @@ def train(model:str="sl_vit", # vit, sl_vit, spt_vit, lsa_vit or shiftvit
           image_size:int=None, # resize the images of an image folder to this size
           validation_split:float=0.1,
           seed:int=42,
+          distribute:bool=False, # train data-parallel on every local device (GPUs, else CPUs)
           verbose:int=1, # 1: progress bars, 2: one line per epoch, 0: silent
          ):
     "Train and evaluate a model; write history.csv, metrics.json, model.keras and curves.png to `output`."
     config = TrainConfig(epochs=epochs, batch_size=batch_size, learning_rate=learning_rate, weight_decay=weight_decay,
                          warmup_fraction=warmup_fraction, label_smoothing=label_smoothing, mixing=mixing, seed=seed,
-                         verbose=verbose)
+                         verbose=verbose, time_budget=time_budget)
     data = load_dataset(dataset, data_dir=data_dir, validation_split=validation_split, seed=seed,
                         image_size=(image_size, image_size) if image_size else None)
     config.output_dir = output or f"runs/{model}_{data.name}"
     keras.utils.set_random_seed(seed)
-    net = build_model(model, data, preset, attention)
-    print(f"{net.name}: {net.count_params():,} parameters; {data}")
-    _, metrics = run_experiment(net, data, config)
+    with data_parallel() if distribute else contextlib.nullcontext():
+        net = build_model(model, data, preset, attention)
+        print(f"{net.name}: {net.count_params():,} parameters; {data}" + (f"; {replicas()} devices" if distribute else ""))
+        _, metrics = run_experiment(net, data, config)
     print(f"{metrics['model']} on {metrics['dataset']}: test accuracy {100 * metrics['test_accuracy']:.2f}%, "
           f"top-5 {100 * metrics['test_top5_accuracy']:.2f}% (best epoch {metrics['best_epoch']} of "
-          f"{metrics['epochs_run']}, {metrics['train_seconds']:.0f} s of training). Files in {config.output_dir}/")
+          f"{metrics['epochs_run']}, {metrics['train_seconds']:.0f} s in epochs, {metrics['fit_wall_seconds']:.0f} s "
+          f"in all). Files in {config.output_dir}/")
     return metrics
 
-# %% ../nbs/07_cli.ipynb #6e498ce7
+# %% ../nbs/07_cli.ipynb #d959fcc3
 def _required_path(model_path):
     if not model_path or not Path(model_path).is_file():
         raise FileNotFoundError(f"Received an invalid value for argument `model_path`, expected a saved .keras "
@@ -91,7 +96,7 @@ def evaluate(model_path:str=None, # a saved model, e.g. runs/sl_vit_sample/model
     print(json.dumps(result))
     return result
 
-# %% ../nbs/07_cli.ipynb #e1408d21
+# %% ../nbs/07_cli.ipynb #bb281c86
 def load_images(paths, input_shape):
     "Image files as a uint8 batch `(n, H, W, C)` resized and converted to `input_shape`."
     height, width, channels = input_shape
@@ -122,7 +127,7 @@ def predict(images:Param("image files to classify", str, nargs="+"),
         print(f"{path}: " + ", ".join(f"{name} {prob:.3f}" for name, prob in results[str(path)]))
     return results
 
-# %% ../nbs/07_cli.ipynb #7b428e98
+# %% ../nbs/07_cli.ipynb #1dab1f5d
 def _underscored(arg):
     if not arg.startswith("--"): return arg
     flag, sep, value = arg.partition("=")

@@ -4,28 +4,32 @@
 
 # %% auto #0
 __all__ = ['TrainConfig', 'compile_model', 'atomic_write', 'write_json', 'plot_history', 'read_history', 'EpochLog',
-           'NonFiniteLossError', 'StopOnNonFiniteLoss', 'check_labels', 'predict_probabilities', 'run_experiment',
+           'NonFiniteLossError', 'StopOnNonFiniteLoss', 'check_labels', 'predict_probabilities', 'measure_step_seconds',
+           'plan_epochs', 'StopAtDeadline', 'data_parallel', 'replicas', 'check_batches_split', 'run_experiment',
            'compare']
 
-# %% ../nbs/06_training.ipynb #e356273d
+# %% ../nbs/06_training.ipynb #d7c5cefa
+import contextlib
 import csv
 import json
 import math
 import os
+import statistics
 import tempfile
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 import keras
 import matplotlib.pyplot as plt
 import numpy as np
+import tensorflow as tf
 from keras import ops
 
 from .data import ImageDataset, label_mixing, make_pipeline, one_hot_labels
 from .schedules import WarmUpCosine
 
-# %% ../nbs/06_training.ipynb #71cc172c
+# %% ../nbs/06_training.ipynb #28589a6a
 @dataclass
 class TrainConfig:
     "Optimisation settings of one training run."
@@ -39,6 +43,7 @@ class TrainConfig:
     seed: int = 42
     output_dir: str = None  # where run files go; None: a temporary folder, deleted after the run
     verbose: int = 1  # 1: Keras progress bars; 2: one line per epoch; 0: silent
+    time_budget: float = None  # minutes of training; when set, it decides the number of epochs (see below)
 
     def __post_init__(self):
         for name in ("epochs", "batch_size"):
@@ -53,8 +58,11 @@ class TrainConfig:
         if self.learning_rate <= 0:
             raise ValueError(f"Received an invalid value for argument `learning_rate`, expected a positive number. "
                              f"Received: learning_rate={self.learning_rate!r}")
+        if self.time_budget is not None and not self.time_budget > 0:
+            raise ValueError(f"Received an invalid value for argument `time_budget`, expected a positive number of "
+                             f"minutes or None. Received: time_budget={self.time_budget!r}")
 
-# %% ../nbs/06_training.ipynb #77e316b4
+# %% ../nbs/06_training.ipynb #5929c088
 def _loss_and_metrics(one_hot:bool, label_smoothing:float):
     if not one_hot:
         return (keras.losses.SparseCategoricalCrossentropy(from_logits=True),
@@ -73,7 +81,7 @@ def compile_model(model, config:TrainConfig, steps_per_epoch:int, one_hot:bool=F
                   loss=loss, metrics=metrics)
     return schedule
 
-# %% ../nbs/06_training.ipynb #f55f37dc
+# %% ../nbs/06_training.ipynb #cc818a09
 def atomic_write(path, write):
     "Call `write(temporary_path)`, then rename the result to `path`, so `path` is never half-written."
     path = Path(path)
@@ -96,7 +104,7 @@ def plot_history(history:dict, title:str=""):
     fig.tight_layout()
     return fig
 
-# %% ../nbs/06_training.ipynb #5c85a1ba
+# %% ../nbs/06_training.ipynb #ccbba54f
 def read_history(path) -> list:
     "The rows of a `history.csv` as dicts of floats (`epoch` as int), or [] if there is none."
     if not Path(path).exists(): return []
@@ -121,7 +129,7 @@ class EpochLog(keras.callbacks.Callback):
                 writer.writerows(rows)
         atomic_write(self.path, write)
 
-# %% ../nbs/06_training.ipynb #4217a65d
+# %% ../nbs/06_training.ipynb #798303b2
 class NonFiniteLossError(FloatingPointError):
     "Training stopped because the loss stopped being a finite number."
 
@@ -136,7 +144,7 @@ class StopOnNonFiniteLoss(keras.callbacks.Callback):
             self.stopped_at = (self.epoch + 1, batch + 1, loss)
             self.model.stop_training = True
 
-# %% ../nbs/06_training.ipynb #7096157c
+# %% ../nbs/06_training.ipynb #3a23d3b0
 def check_labels(labels, num_classes:int, name:str="labels"):
     "Raise a ValueError naming `name` unless every label is an integer in [0, num_classes)."
     labels = np.asarray(labels)
@@ -147,7 +155,7 @@ def check_labels(labels, num_classes:int, name:str="labels"):
         raise ValueError(f"`{name}` must be in [0, {num_classes}) (num_classes={num_classes}). "
                          f"Received {bad.size} labels outside it, e.g. {bad[:5].tolist()}")
 
-# %% ../nbs/06_training.ipynb #a07e207b
+# %% ../nbs/06_training.ipynb #458e3667
 def predict_probabilities(model:keras.Model, images, batch_size:int=256) -> np.ndarray:
     "Class probabilities `(n, num_classes)` of `model` for `images`, a batch shaped like the model's input."
     images = np.asarray(images)
@@ -158,13 +166,84 @@ def predict_probabilities(model:keras.Model, images, batch_size:int=256) -> np.n
                          + (" (one image? add a batch axis: images[None])" if images.shape == expected else ""))
     return ops.convert_to_numpy(ops.softmax(model.predict(images, batch_size=batch_size, verbose=0)))
 
-# %% ../nbs/06_training.ipynb #b32b825a
+# %% ../nbs/06_training.ipynb #468af2de
+def _median_step(run, batches):
+    "Median seconds of `run(x, y)` over `batches[1:]`, and the extra seconds of the first (compiling) call."
+    seconds = []
+    for x, y in batches:
+        start = time.perf_counter()
+        run(x, y)  # returns the logs as numbers, so the step has finished
+        seconds.append(time.perf_counter() - start)
+    step = statistics.median(seconds[1:])
+    return step, max(seconds[0] - step, 0.0)
+
+def measure_step_seconds(model, train_batches, val_batches) -> dict:
+    """Seconds of one training step and one evaluation step of the compiled `model` on lists of `(x, y)`
+    batches (medians; the first batch of each list compiles and is not counted), and the compilation
+    seconds. Every variable of the model (weights and random states) is restored afterwards."""
+    saved = [ops.convert_to_numpy(v.value) for v in model.variables]
+    train_step, train_compile = _median_step(model.train_on_batch, train_batches)
+    val_step, val_compile = _median_step(model.test_on_batch, val_batches)
+    for variable, value in zip(model.variables, saved): variable.assign(value)
+    return {"train_step": train_step, "val_step": val_step, "compilation": train_compile + val_compile}
+
+def plan_epochs(budget_seconds:float, steps_per_epoch:int, val_steps:int, train_step:float, val_step:float,
+                compilation:float=0.0, reserve:float=0.05) -> int:
+    "Whole epochs that fit in `budget_seconds` less a `reserve` share and the `compilation` seconds (at least one)."
+    epoch_seconds = steps_per_epoch * train_step + val_steps * val_step
+    return max(1, int((budget_seconds * (1 - reserve) - compilation) // epoch_seconds))
+
+class StopAtDeadline(keras.callbacks.Callback):
+    "Stop after an epoch if one more epoch as long as it would end after `deadline` (a `time.monotonic()` value)."
+    def __init__(self, deadline:float):
+        super().__init__()
+        self.deadline = deadline
+
+    def on_train_begin(self, logs=None): self.stopped_after = None
+    def on_epoch_begin(self, epoch, logs=None): self.epoch_start = time.monotonic()
+
+    def on_epoch_end(self, epoch, logs=None):
+        now = time.monotonic()
+        if epoch + 1 < self.params["epochs"] and now + (now - self.epoch_start) > self.deadline:
+            self.stopped_after, self.model.stop_training = epoch + 1, True
+
+# %% ../nbs/06_training.ipynb #6b802a14
+@contextlib.contextmanager
+def data_parallel():
+    "Build, compile and train inside this to train data-parallel on every local device."
+    backend = keras.backend.backend()
+    if backend == "jax":
+        with keras.distribution.DataParallel().scope(): yield
+    elif backend == "tensorflow":
+        devices = tf.config.list_logical_devices("GPU") or tf.config.list_logical_devices("CPU")
+        with tf.distribute.MirroredStrategy([d.name for d in devices]).scope(): yield
+    else:
+        raise ValueError(f"Data-parallel training needs the jax or tensorflow backend. Received: backend={backend!r}")
+
+def replicas() -> int:
+    "How many devices each training batch is split across here (1 outside `data_parallel`)."
+    if keras.backend.backend() == "tensorflow": return tf.distribute.get_strategy().num_replicas_in_sync
+    distribution = keras.distribution.distribution()
+    return 1 if distribution is None else distribution.device_mesh.devices.size
+
+def check_batches_split(data:ImageDataset, batch_size:int, devices:int):
+    "On JAX every batch, the last of each split included, must split evenly across the `devices`."
+    if devices == 1 or keras.backend.backend() != "jax": return  # MirroredStrategy splits uneven batches itself
+    for split in ("train", "val", "test"):
+        last = len(getattr(data, f"x_{split}")) % batch_size or batch_size
+        if batch_size % devices or last % devices:
+            raise ValueError(f"Data-parallel training on {devices} devices splits every batch evenly between them, "
+                             f"but with batch_size={batch_size} the {split} split of {len(getattr(data, f'x_{split}'))} "
+                             f"images ends with a batch of {last}. Choose a batch size and split sizes that are "
+                             f"multiples of {devices}.")
+
+# %% ../nbs/06_training.ipynb #ecfb63cd
 def _fit_callbacks(out, best_weights, resumable, extra):
     if resumable and (out / "backup").exists():  # resuming: the history so far counts
         best_so_far = max((r["val_accuracy"] for r in read_history(out / "history.csv")), default=None)
     else:  # a new run: files of an earlier, finished run in the same folder must not leak into it
         best_so_far = None
-        for name in ("history.csv", "best.weights.h5"): (out / name).unlink(missing_ok=True)
+        for name in ("history.csv", "best.weights.h5", "time_budget.json"): (out / name).unlink(missing_ok=True)
     callbacks = [StopOnNonFiniteLoss(),
                  keras.callbacks.ModelCheckpoint(best_weights, monitor="val_accuracy", mode="max", save_best_only=True,
                                                  save_weights_only=True, initial_value_threshold=best_so_far),
@@ -173,9 +252,24 @@ def _fit_callbacks(out, best_weights, resumable, extra):
         callbacks.append(keras.callbacks.BackupAndRestore(str(out / "backup"), double_checkpoint=True))
     return callbacks + list(extra)
 
+def _epochs_for_budget(model, data, config, train_map, val_map, steps_per_epoch, plan_file, started):
+    "Probe the model's speed and plan the epochs of `config.time_budget`; a resumed run keeps its first plan."
+    if plan_file.exists(): return json.loads(plan_file.read_text())["epochs"]
+    def batches(x, y, batch_map):  # the probe's own pipeline, so the run's shuffling order stays untouched
+        return list(make_pipeline(x, y, config.batch_size, training=False, batch_map=batch_map).repeat().take(6).as_numpy_iterator())
+    seconds = measure_step_seconds(model, batches(data.x_train[:6 * config.batch_size], data.y_train[:6 * config.batch_size], train_map),
+                                   batches(data.x_val[:6 * config.batch_size], data.y_val[:6 * config.batch_size], val_map))
+    budget_left = 60 * config.time_budget - (time.monotonic() - started)
+    epochs = plan_epochs(budget_left, steps_per_epoch, math.ceil(len(data.x_val) / config.batch_size), **seconds)
+    write_json(plan_file, {"time_budget_minutes": config.time_budget, "epochs": epochs,
+                           "probe_seconds": {k: round(v, 4) for k, v in seconds.items()}})
+    return epochs
+
 def run_experiment(model:keras.Model, data:ImageDataset, config:TrainConfig=None, callbacks=()):
-    "Train `model` on `data` as `config` says; returns `(history, metrics)` and writes the run files."
+    """Train `model` on `data` as `config` says; returns `(history, metrics)` and writes the run files.
+    With `config.time_budget` the number of epochs is planned from the measured speed (`time_budget.json`)."""
     config = config or TrainConfig()
+    started = time.monotonic()
     for split in ("train", "val", "test"): check_labels(getattr(data, f"y_{split}"), data.num_classes, f"y_{split}")
     keras.utils.set_random_seed(config.seed)
     one_hot = config.mixing or config.label_smoothing > 0
@@ -184,15 +278,24 @@ def run_experiment(model:keras.Model, data:ImageDataset, config:TrainConfig=None
     train = make_pipeline(data.x_train, data.y_train, config.batch_size, training=True, seed=config.seed, batch_map=train_map)
     val = make_pipeline(data.x_val, data.y_val, config.batch_size, training=False, batch_map=to_one_hot)
     test = make_pipeline(data.x_test, data.y_test, config.batch_size, training=False, batch_map=to_one_hot)
-    compile_model(model, config, math.ceil(len(data.x_train) / config.batch_size), one_hot)
+    steps_per_epoch = math.ceil(len(data.x_train) / config.batch_size)
+    check_batches_split(data, config.batch_size, replicas())
 
     with tempfile.TemporaryDirectory() as scratch:
         out = Path(config.output_dir or scratch)
         out.mkdir(parents=True, exist_ok=True)
         best_weights = str(out / "best.weights.h5")
         fit_callbacks = _fit_callbacks(out, best_weights, config.output_dir is not None, callbacks)
+        compile_model(model, config, steps_per_epoch, one_hot)
+        if config.time_budget:
+            epochs = _epochs_for_budget(model, data, config, train_map, to_one_hot, steps_per_epoch,
+                                        out / "time_budget.json", started)
+            config = replace(config, epochs=epochs)
+            compile_model(model, config, steps_per_epoch, one_hot)  # a fresh optimizer, its schedule `epochs` long
+            fit_callbacks.append(StopAtDeadline(started + 60 * config.time_budget))
         model.fit(train, validation_data=val, epochs=config.epochs, callbacks=fit_callbacks, verbose=config.verbose,
                   shuffle=False)  # the pipeline already shuffles
+        fit_seconds = time.monotonic() - started
         stopped_at = fit_callbacks[0].stopped_at
         if stopped_at is not None:
             if Path(best_weights).exists(): model.load_weights(best_weights)
@@ -210,7 +313,8 @@ def run_experiment(model:keras.Model, data:ImageDataset, config:TrainConfig=None
                    "test_accuracy": float(test_accuracy), "test_top5_accuracy": float(test_top5),
                    "test_loss": float(test_loss), "best_epoch": int(np.argmax(history["val_accuracy"])) + 1,
                    "epochs_run": len(rows), "train_seconds": round(sum(history["epoch_seconds"]), 1),
-                   "backend": keras.backend.backend(), "train_config": asdict(config)}
+                   "fit_wall_seconds": round(fit_seconds, 1), "backend": keras.backend.backend(),
+                   "devices": replicas(), "train_config": asdict(config)}
         write_json(out / "metrics.json", metrics)
         write_json(out / "class_names.json", data.class_names)
         atomic_write(out / "model.keras", model.save)
@@ -219,7 +323,7 @@ def run_experiment(model:keras.Model, data:ImageDataset, config:TrainConfig=None
         plt.close(figure)
     return history, metrics
 
-# %% ../nbs/06_training.ipynb #85191abd
+# %% ../nbs/06_training.ipynb #38b60e90
 def compare(results, plot:bool=True) -> str:
     "A Markdown table (and a bar plot) of several runs' `metrics` dicts."
     rows = ["| model | dataset | params | top-1 | top-5 | best epoch | train s |", "|---|---|---:|---:|---:|---:|---:|"]

@@ -1,0 +1,125 @@
+"""Where an SL-ViT training step spends its time: each part of the `cifar100` preset trained alone.
+
+    KERAS_BACKEND=tensorflow python scripts/profile_sl_vit.py
+    KERAS_BACKEND=jax python scripts/profile_sl_vit.py
+
+Each part is wrapped in a small model (part -> pooled -> Dense(1), mean squared error, AdamW) and
+timed over training steps of batch 256 after two compiling steps: forward, backward and update,
+the work the part adds to a real step. The attention core is then built up stage by stage (QK^T,
+the diagonal mask, softmax, dropout, the weighted sum of the values); each stage's cost is the
+difference to the stage before. Prints one JSON line per measurement.
+"""
+import json
+import sys
+import time
+
+import keras
+import numpy as np
+from keras import layers, ops
+
+from vit_small_ds.data import vit_augmentation
+from vit_small_ds.lsa import make_attention
+from vit_small_ds.spt import PatchEncoder, ShiftedPatchTokenization
+from vit_small_ds.vit import mlp, vit_preset
+
+BATCH, STEPS = 256, 3
+config = vit_preset("cifar100")
+rng = np.random.default_rng(0)
+tokens = rng.normal(size=(BATCH, config.num_patches, config.projection_dim)).astype("float32")
+
+
+def pooled_model(inputs, outputs):
+    pooled = layers.GlobalAveragePooling1D()(outputs) if len(outputs.shape) == 3 else outputs
+    return keras.Model(inputs, layers.Dense(1)(pooled))
+
+
+def augmentation_part():
+    images = keras.Input(config.input_shape)
+    x = vit_augmentation(rng.integers(0, 256, (64, *config.input_shape)), config.image_size)(images)
+    x = layers.Reshape((config.image_size ** 2, config.input_shape[-1]))(x)
+    return pooled_model(images, x), rng.integers(0, 256, (BATCH, *config.input_shape)).astype("float32")
+
+
+def tokenizer_part():
+    images = keras.Input((config.image_size, config.image_size, config.input_shape[-1]))
+    x, _ = ShiftedPatchTokenization(config.image_size, config.patch_size, config.projection_dim)(images)
+    x = PatchEncoder(config.num_patches, config.projection_dim)(x)
+    return pooled_model(images, x), rng.normal(size=(BATCH, *images.shape[1:])).astype("float32")
+
+
+def attention_part(dropout, locality):
+    def build():
+        x = inputs = keras.Input(tokens.shape[1:])
+        x = layers.LayerNormalization(epsilon=config.layer_norm_eps)(x)
+        x = make_attention("standard", config.num_heads, config.projection_dim, dropout, locality=locality)(x, x)
+        return pooled_model(inputs, x), tokens
+    return build
+
+
+def mlp_part():
+    x = inputs = keras.Input(tokens.shape[1:])
+    x = mlp(layers.LayerNormalization(epsilon=config.layer_norm_eps)(x), config.transformer_units, config.dropout, "mlp")
+    return pooled_model(inputs, x), tokens
+
+
+def head_part():
+    x = inputs = keras.Input(tokens.shape[1:])
+    x = layers.Flatten()(layers.LayerNormalization(epsilon=config.layer_norm_eps)(x))
+    x = mlp(layers.Dropout(config.head_dropout)(x), config.mlp_head_units, config.head_dropout, "head")
+    return pooled_model(inputs, layers.Dense(config.num_classes)(x)), tokens
+
+
+class AttentionCore(layers.Layer):
+    "The LSA core up to `stages`, on one set of projected heads used as queries, keys and values."
+    def __init__(self, stages, **kwargs):
+        super().__init__(**kwargs)
+        self.stages, self.dropout = stages, layers.Dropout(config.dropout)
+
+    def build(self, input_shape):
+        self.tau = self.add_weight(shape=(), initializer=keras.initializers.Constant(8.0), name="tau")
+
+    def call(self, heads, training=None):  # heads: (B, T, h, d)
+        x = heads * self.tau
+        if "qk" in self.stages:
+            x = ops.einsum("bqhd,bkhd->bhqk", heads, heads) / self.tau
+        if "mask" in self.stages:
+            allowed = ops.logical_not(ops.eye(x.shape[-1], dtype="bool"))[None, None]
+            x = ops.where(allowed, x, -1e9)
+        if "softmax" in self.stages: x = ops.softmax(x, axis=-1)
+        if "dropout" in self.stages: x = self.dropout(x, training=training)
+        if "av" in self.stages: x = ops.einsum("bhqk,bkhd->bqhd", x, heads)
+        return ops.mean(ops.reshape(x, (ops.shape(x)[0], -1)), axis=-1, keepdims=True)
+
+    def compute_output_shape(self, input_shape): return (input_shape[0], 1)
+
+
+def core_part(stages):
+    def build():
+        inputs = keras.Input(tokens.shape[1:])
+        heads = layers.EinsumDense("abc,cde->abde", (None, config.num_heads, config.projection_dim), bias_axes="de")(inputs)
+        return keras.Model(inputs, layers.Dense(1)(AttentionCore(stages)(heads))), tokens
+    return build
+
+
+PARTS = {"augmentation": augmentation_part, "tokenizer": tokenizer_part,
+         "lsa_attention": attention_part(config.dropout, True), "lsa_attention_no_dropout": attention_part(0.0, True),
+         "standard_attention": attention_part(config.dropout, False), "mlp": mlp_part, "head": head_part}
+CORE_STAGES = ["projection", "qk", "qk+mask", "qk+mask+softmax", "qk+mask+softmax+dropout", "qk+mask+softmax+dropout+av"]
+PARTS.update({f"core:{stages}": core_part(stages) for stages in CORE_STAGES})
+
+
+def step_milliseconds(build):
+    keras.utils.set_random_seed(0)
+    model, x = build()
+    y = np.zeros((BATCH, 1), "float32")
+    model.compile(keras.optimizers.AdamW(1e-4), "mse")
+    for _ in range(2): model.train_on_batch(x, y)  # compiles
+    start = time.perf_counter()
+    for _ in range(STEPS): model.train_on_batch(x, y)  # returns the loss as a number: the step has finished
+    return (time.perf_counter() - start) / STEPS * 1000
+
+
+if __name__ == "__main__":
+    for name in sys.argv[1:] or PARTS:
+        print(json.dumps({"part": name, "backend": keras.backend.backend(), "batch": BATCH,
+                          "ms_per_step": round(step_milliseconds(PARTS[name]), 1)}), flush=True)

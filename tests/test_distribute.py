@@ -1,0 +1,71 @@
+"Data-parallel training on two virtual CPU devices gives the weights single-device training gives."
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+# Runs in a fresh process: the devices must be made before the backend starts.
+SCRIPT = r"""
+import contextlib, json, os, sys
+if os.environ["KERAS_BACKEND"] == "tensorflow":  # JAX gets its two devices from XLA_FLAGS
+    import tensorflow as tf
+    tf.config.set_logical_device_configuration(tf.config.list_physical_devices("CPU")[0],
+                                               [tf.config.LogicalDeviceConfiguration()] * 2)
+import keras, numpy as np
+from vit_small_ds.data import ImageDataset, load_dataset, vit_augmentation
+from vit_small_ds.training import TrainConfig, data_parallel, run_experiment
+from vit_small_ds.vit import create_vit, vit_preset
+
+full = load_dataset("sample")
+data = ImageDataset(full.x_train[:512], full.y_train[:512], full.x_val[:128], full.y_val[:128],
+                    full.x_test[:128], full.y_test[:128], full.class_names, "subset")
+random_layers = sys.argv[1] == "random_layers"
+if not random_layers:  # serve the batches in a fixed order (see the TensorFlow test)
+    import vit_small_ds.training as training
+    seeded_pipeline = training.make_pipeline
+    training.make_pipeline = lambda x, y, batch_size, training, seed=42, batch_map=None: seeded_pipeline(
+        x, y, batch_size, training=False, batch_map=batch_map)
+
+def train(scope):
+    with scope:
+        keras.utils.set_random_seed(0)
+        overrides = {} if random_layers else dict(dropout=0.0, head_dropout=0.0)
+        config = vit_preset("small", input_shape=data.input_shape, num_classes=10, transformer_layers=2, **overrides)
+        augmentation = vit_augmentation(data.x_train, config.image_size) if random_layers else None
+        model = create_vit("sl_vit", config, augmentation=augmentation)
+        _, metrics = run_experiment(model, data, TrainConfig(epochs=2, batch_size=64, verbose=0))
+        return [keras.ops.convert_to_numpy(w) for w in model.weights], metrics
+
+single, one = train(contextlib.nullcontext())
+split, two = train(data_parallel())
+print(json.dumps({"devices": [one["devices"], two["devices"]],
+                  "max_weight_difference": max(float(np.abs(a - b).max()) for a, b in zip(single, split)),
+                  "test_accuracy": [one["test_accuracy"], two["test_accuracy"]]}))
+"""
+
+
+def train_both_ways(backend, mode):
+    env = {**os.environ, "KERAS_BACKEND": backend, "TF_CPP_MIN_LOG_LEVEL": "3",
+           "XLA_FLAGS": "--xla_force_host_platform_device_count=2"}
+    result = subprocess.run([sys.executable, "-c", SCRIPT, mode], env=env, capture_output=True, text=True, timeout=900)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def test_jax_data_parallel_matches_one_device():
+    # Dropout and augmentation included: JAX draws the same random numbers however the batch is split.
+    result = train_both_ways("jax", "random_layers")
+    assert result["devices"] == [1, 2]
+    assert result["max_weight_difference"] < 1e-4, result
+    assert result["test_accuracy"][0] == pytest.approx(result["test_accuracy"][1], abs=1 / 128), result
+
+
+def test_tensorflow_mirrored_strategy_matches_one_device():
+    # Deterministic model and batch order: each TensorFlow replica draws its own dropout masks, and
+    # MirroredStrategy rewrites the input pipeline, whose seeded shuffle then draws another order.
+    result = train_both_ways("tensorflow", "deterministic")
+    assert result["devices"] == [1, 2]
+    assert result["max_weight_difference"] < 1e-4, result
+    assert result["test_accuracy"][0] == pytest.approx(result["test_accuracy"][1], abs=1 / 128), result
