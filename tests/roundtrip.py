@@ -30,6 +30,13 @@ def build(name, attention, data, seed=0):
     return create_vit(name, config, attention=attention, augmentation=vit_augmentation(data.x_train, config.image_size))
 
 
+def random_images(shape, n=32):
+    """Images of random pixels. Across backends we compare on these: on real images, patches of flat background
+    reach the SPT's layer norm with a variance of rounding noise, which its epsilon of 1e-6 amplifies about
+    1000-fold, so two correct backends differ there by up to 3e-4 (and JAX compiled from JAX op by op by 2e-4)."""
+    return np.random.default_rng(0).integers(0, 256, (n, *shape)).astype("uint8")
+
+
 def predict(model, images):
     return np.asarray(model.predict(images, verbose=0))
 
@@ -37,7 +44,7 @@ def predict(model, images):
 def main(mode, folder):
     folder = Path(folder)
     data = load_dataset("sample")
-    images = data.x_test[:32]
+    images = data.x_test[:32] if mode == "same" else random_images(data.x_test.shape[1:])
     differences = {}
     for name, attention in VARIANTS:
         key = f"{name}-{attention}"
