@@ -7,7 +7,7 @@ __all__ = ['ATTENTION_KINDS', 'ProjectedAttention', 'masked_softmax_attention', 
            'LinearAttention', 'make_attention', 'attention_layers', 'attention_maps', 'attention_rollout',
            'plot_attention']
 
-# %% ../nbs/02_lsa.ipynb #3858cd56
+# %% ../nbs/02_lsa.ipynb #39ffae34
 import math
 
 import keras
@@ -15,11 +15,15 @@ import matplotlib.pyplot as plt
 import numpy as np
 from keras import layers, ops
 
-# %% ../nbs/02_lsa.ipynb #db42d138
+# %% ../nbs/02_lsa.ipynb #8ebe2248
 def _check_positive(value, name):
     if not isinstance(value, int) or value < 1:
         raise ValueError(f"Received an invalid value for argument `{name}`, expected a positive integer. "
                          f"Received: {name}={value!r}")
+
+def _heads_first(x):
+    "Swap the tokens and heads axes: (B, T, heads, dim) <-> (B, heads, T, dim)."
+    return ops.transpose(x, (0, 2, 1, 3))
 
 class ProjectedAttention(layers.Layer):
     """Multi-head attention with Keras' projections and call signature; subclasses define `attend`.
@@ -72,18 +76,17 @@ class ProjectedAttention(layers.Layer):
         return mask
 
     def attend(self, query, key, value, mask, training, return_weights):
-        "Outputs `(B, Tq, heads, value_dim)` and weights `(B, heads, Tq, Tk)` (or None when not `return_weights`)."
+        "From `(B, heads, T, dim)` inputs, outputs `(B, heads, Tq, value_dim)` and weights `(B, heads, Tq, Tk)` (or None)."
         raise NotImplementedError
 
     def call(self, query, value, key=None, attention_mask=None, return_attention_scores=False,
              training=None, use_causal_mask=False):
         key = value if key is None else key
         mask = self._mask(query, key, attention_mask, use_causal_mask)
-        q = self.query_dense(query)  # (B, Tq, heads, key_dim)
-        k = self.key_dense(key)      # (B, Tk, heads, key_dim)
-        v = self.value_dense(value)  # (B, Tk, heads, value_dim)
+        q, k, v = (_heads_first(dense(x)) for dense, x in
+                   ((self.query_dense, query), (self.key_dense, key), (self.value_dense, value)))  # (B, heads, T, dim)
         attended, weights = self.attend(q, k, v, mask, training, return_attention_scores)
-        output = self.output_dense(attended)  # (B, Tq, output_dim)
+        output = self.output_dense(_heads_first(attended))  # (B, Tq, heads, value_dim) -> (B, Tq, output_dim)
         return (output, weights) if return_attention_scores else output
 
     def compute_output_shape(self, query_shape, value_shape=None, key_shape=None):
@@ -96,16 +99,16 @@ class ProjectedAttention(layers.Layer):
                 "kernel_initializer": keras.initializers.serialize(self.kernel_initializer),
                 "bias_initializer": keras.initializers.serialize(self.bias_initializer)}
 
-# %% ../nbs/02_lsa.ipynb #5220c8bd
+# %% ../nbs/02_lsa.ipynb #6bdf2294
 def masked_softmax_attention(logits, value, mask, dropout_layer, training):
-    "Softmax of `logits` (B, h, Tq, Tk) over allowed pairs, applied to `value` (B, Tk, h, dv)."
+    "Softmax of `logits` (B, h, Tq, Tk) over allowed pairs, applied to `value` (B, h, Tk, dv)."
     if mask is not None:
-        logits = ops.where(mask[:, None], logits, ops.cast(-1e9, logits.dtype))  # mask: (B, 1, Tq, Tk)
+        logits = logits + ops.cast(ops.where(mask, 0.0, -1e9), logits.dtype)[:, None]  # mask: (B or 1, Tq, Tk)
     weights = ops.softmax(logits, axis=-1)
-    attended = ops.einsum("bhqk,bkhd->bqhd", dropout_layer(weights, training=training), value)  # (B, Tq, h, dv)
+    attended = ops.matmul(dropout_layer(weights, training=training), value)  # (B, h, Tq, dv)
     return attended, weights
 
-# %% ../nbs/02_lsa.ipynb #a2f8d9be
+# %% ../nbs/02_lsa.ipynb #6c75ff76
 @keras.saving.register_keras_serializable(package="vit_small_ds")
 class MultiHeadAttentionLSA(ProjectedAttention):
     """Locality Self-Attention (Lee et al. 2021, https://arxiv.org/abs/2112.13492).
@@ -127,10 +130,10 @@ class MultiHeadAttentionLSA(ProjectedAttention):
                                    trainable=True, name="tau")
 
     def attend(self, query, key, value, mask, training, return_weights):
-        logits = ops.einsum("bqhd,bkhd->bhqk", query, key) / self.tau  # (B, h, Tq, Tk)
+        logits = ops.matmul(query / self.tau, ops.swapaxes(key, -1, -2))  # (B, h, Tq, Tk); scaling q is cheaper than the logits
         return masked_softmax_attention(logits, value, mask, self.dropout_layer, training)
 
-# %% ../nbs/02_lsa.ipynb #9026fbfd
+# %% ../nbs/02_lsa.ipynb #a692ec59
 @keras.saving.register_keras_serializable(package="vit_small_ds")
 class CosineAttention(ProjectedAttention):
     """Multi-head attention on cosine similarities: softmax(scale * q_hat . k_hat) v, `scale` learned.
@@ -151,13 +154,13 @@ class CosineAttention(ProjectedAttention):
     def attend(self, query, key, value, mask, training, return_weights):
         query = query / ops.maximum(ops.norm(query, axis=-1, keepdims=True), 1e-6)  # unit vectors per head
         key = key / ops.maximum(ops.norm(key, axis=-1, keepdims=True), 1e-6)
-        logits = self.scale * ops.einsum("bqhd,bkhd->bhqk", query, key)  # (B, h, Tq, Tk), in [-scale, scale]
+        logits = ops.matmul(self.scale * query, ops.swapaxes(key, -1, -2))  # (B, h, Tq, Tk), in [-scale, scale]
         return masked_softmax_attention(logits, value, mask, self.dropout_layer, training)
 
     def get_config(self):
         return {**super().get_config(), "initial_scale": self.initial_scale}
 
-# %% ../nbs/02_lsa.ipynb #76c257a9
+# %% ../nbs/02_lsa.ipynb #6283a8a4
 @keras.saving.register_keras_serializable(package="vit_small_ds")
 class LinearAttention(ProjectedAttention):
     """Linear (kernel) attention with phi(x) = elu(x) + 1 (Katharopoulos et al. 2020), O(T) in tokens.
@@ -173,12 +176,12 @@ class LinearAttention(ProjectedAttention):
         return super().call(query, value, key, return_attention_scores=return_attention_scores, training=training)
 
     def attend(self, query, key, value, mask, training, return_weights):
-        phi_q, phi_k = ops.elu(query) + 1, ops.elu(key) + 1  # (B, T, h, dk), positive
-        kv = ops.einsum("bkhd,bkhe->bhde", phi_k, value)  # sum_j phi(k_j) v_j^T: (B, h, dk, dv)
-        numerator = ops.einsum("bqhd,bhde->bqhe", phi_q, kv)  # (B, Tq, h, dv)
-        denominator = ops.einsum("bqhd,bhd->bqh", phi_q, ops.sum(phi_k, axis=1))  # (B, Tq, h)
+        phi_q, phi_k = ops.elu(query) + 1, ops.elu(key) + 1  # (B, h, T, dk), positive
+        kv = ops.einsum("bhkd,bhke->bhde", phi_k, value)  # sum_j phi(k_j) v_j^T: (B, h, dk, dv)
+        numerator = ops.einsum("bhqd,bhde->bhqe", phi_q, kv)  # (B, h, Tq, dv)
+        denominator = ops.einsum("bhqd,bhd->bhq", phi_q, ops.sum(phi_k, axis=2))  # (B, h, Tq)
         if self.diagonal_mask:  # remove token i's own term from both sums
-            self_term = ops.sum(phi_q * phi_k, axis=-1)  # phi(q_i) . phi(k_i): (B, T, h)
+            self_term = ops.sum(phi_q * phi_k, axis=-1)  # phi(q_i) . phi(k_i): (B, h, T)
             numerator = numerator - self_term[..., None] * value
             denominator = denominator - self_term
         attended = self.dropout_layer(numerator / denominator[..., None], training=training)
@@ -186,11 +189,11 @@ class LinearAttention(ProjectedAttention):
         return attended, weights
 
     def _implied_weights(self, phi_q, phi_k):
-        scores = ops.einsum("bqhd,bkhd->bhqk", phi_q, phi_k)  # (B, h, Tq, Tk)
+        scores = ops.einsum("bhqd,bhkd->bhqk", phi_q, phi_k)  # (B, h, Tq, Tk)
         if self.diagonal_mask: scores = scores * (1 - ops.eye(ops.shape(scores)[-2], ops.shape(scores)[-1]))
         return scores / ops.sum(scores, axis=-1, keepdims=True)
 
-# %% ../nbs/02_lsa.ipynb #3cc0a5b6
+# %% ../nbs/02_lsa.ipynb #b5caa3cd
 ATTENTION_KINDS = ("standard", "cosine", "linear")
 
 def make_attention(kind:str, num_heads:int, key_dim:int, dropout:float=0.0, locality:bool=False, name=None):
@@ -203,7 +206,7 @@ def make_attention(kind:str, num_heads:int, key_dim:int, dropout:float=0.0, loca
                          f"Received: attention={kind!r}")
     return classes[kind](num_heads=num_heads, key_dim=key_dim, dropout=dropout, diagonal_mask=locality, name=name)
 
-# %% ../nbs/02_lsa.ipynb #d42a1f31
+# %% ../nbs/02_lsa.ipynb #d6c06ae8
 def attention_layers(model):
     "The attention layers of `model` and of the models nested in it, in order."
     found = []
@@ -221,7 +224,7 @@ def attention_maps(model, images):
     inputs = inputs if isinstance(inputs, (list, tuple)) else [inputs]
     return [ops.convert_to_numpy(l(q, q, return_attention_scores=True, training=False)[1]) for l, q in zip(found, inputs)]
 
-# %% ../nbs/02_lsa.ipynb #38a83a21
+# %% ../nbs/02_lsa.ipynb #a8dec8f1
 def attention_rollout(maps):
     "Rollout `(B, T, T)` of per-layer weights `[(B, heads, T, T), ...]`: heads averaged, residual added."
     rollout = None
