@@ -78,16 +78,15 @@ class AttentionCore(layers.Layer):
     def build(self, input_shape):
         self.tau = self.add_weight(shape=(), initializer=keras.initializers.Constant(8.0), name="tau")
 
-    def call(self, heads, training=None):  # heads: (B, T, h, d)
+    def call(self, heads, training=None):  # heads: (B, h, T, d), as MultiHeadAttentionLSA.attend gets them
         x = heads * self.tau
         if "qk" in self.stages:
-            x = ops.einsum("bqhd,bkhd->bhqk", heads, heads) / self.tau
+            x = ops.matmul(heads / self.tau, ops.swapaxes(heads, -1, -2))
         if "mask" in self.stages:
-            allowed = ops.logical_not(ops.eye(x.shape[-1], dtype="bool"))[None, None]
-            x = ops.where(allowed, x, -1e9)
+            x = x + ops.eye(x.shape[-1]) * -1e9
         if "softmax" in self.stages: x = ops.softmax(x, axis=-1)
         if "dropout" in self.stages: x = self.dropout(x, training=training)
-        if "av" in self.stages: x = ops.einsum("bhqk,bkhd->bqhd", x, heads)
+        if "av" in self.stages: x = ops.matmul(x, heads)
         return ops.mean(ops.reshape(x, (ops.shape(x)[0], -1)), axis=-1, keepdims=True)
 
     def compute_output_shape(self, input_shape): return (input_shape[0], 1)
@@ -97,6 +96,7 @@ def core_part(stages):
     def build():
         inputs = keras.Input(tokens.shape[1:])
         heads = layers.EinsumDense("abc,cde->abde", (None, config.num_heads, config.projection_dim), bias_axes="de")(inputs)
+        heads = layers.Permute((2, 1, 3))(heads)  # heads first
         return keras.Model(inputs, layers.Dense(1)(AttentionCore(stages)(heads))), tokens
     return build
 

@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['vit_forward_flops', 'shiftvit_forward_flops', 'matmul_gflops', 'benchmark', 'bench', 'bench_main']
 
-# %% ../nbs/07a_bench.ipynb #8e326d10
+# %% ../nbs/07a_bench.ipynb #b2b20522
 import json
 import platform
 import statistics
@@ -21,7 +21,7 @@ from .shiftvit import ShiftViTConfig, shiftvit_preset
 from .training import TrainConfig, compile_model
 from .vit import VIT_VARIANTS, ViTConfig, vit_preset
 
-# %% ../nbs/07a_bench.ipynb #563c8589
+# %% ../nbs/07a_bench.ipynb #78e537d3
 def _dense(positions, widths):
     "FLOPs of a chain of dense layers of `widths` (input first) applied at `positions` places."
     return 2 * positions * sum(a * b for a, b in zip(widths, widths[1:]))
@@ -47,7 +47,7 @@ def shiftvit_forward_flops(c:ShiftViTConfig) -> int:
             width *= 2
     return total + 2 * width * c.num_classes
 
-# %% ../nbs/07a_bench.ipynb #118f668e
+# %% ../nbs/07a_bench.ipynb #6f767d89
 def _median_seconds(run, repeats):
     times = []
     for _ in range(repeats):
@@ -64,7 +64,7 @@ def matmul_gflops(size:int=2048, repeats:int=5) -> float:
     run()
     return 2 * size ** 3 / _median_seconds(run, repeats) / 1e9
 
-# %% ../nbs/07a_bench.ipynb #e4f86bf8
+# %% ../nbs/07a_bench.ipynb #2abcff88
 def benchmark(model_name:str="sl_vit", preset:str="cifar100", batch_size:int=256, steps:int=10, repeats:int=3,
               warmup:int=3, mixed_precision:bool=False, matmul_size:int=2048) -> dict:
     "Training and inference images/s of `model_name` at `preset` on random data, with FLOP rates."
@@ -96,7 +96,7 @@ def _backend_version():
     module = {"tensorflow": "tensorflow", "jax": "jax", "torch": "torch"}[keras.backend.backend()]
     return __import__(module).__version__
 
-# %% ../nbs/07a_bench.ipynb #a5f2a12d
+# %% ../nbs/07a_bench.ipynb #4246b91c
 @call_parse
 def bench(model:str="sl_vit", # vit, sl_vit, spt_vit, lsa_vit or shiftvit
           preset:str="cifar100", # architecture preset

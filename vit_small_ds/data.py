@@ -9,7 +9,7 @@ __all__ = ['FASHION_MNIST_CLASSES', 'CIFAR10_CLASSES', 'CIFAR100_CLASSES', 'DEBI
            'RandomRotation', 'RandomZoom', 'RandomTranslation', 'adapted_normalization', 'vit_augmentation',
            'shiftvit_augmentation', 'strong_augmentation', 'one_hot_labels', 'label_mixing']
 
-# %% ../nbs/00_data.ipynb #97bd6552
+# %% ../nbs/00_data.ipynb #75a7599d
 import gzip
 import importlib.resources
 import os
@@ -26,7 +26,7 @@ import tensorflow as tf
 from keras import layers
 from PIL import Image, UnidentifiedImageError
 
-# %% ../nbs/00_data.ipynb #27bdc0ba
+# %% ../nbs/00_data.ipynb #612b104b
 @dataclass
 class ImageDataset:
     "Train, validation and test splits of an image classification dataset."
@@ -49,7 +49,7 @@ class ImageDataset:
         return (f"ImageDataset({self.name!r}: {len(self.x_train)} train, {len(self.x_val)} val, "
                 f"{len(self.x_test)} test, input_shape={self.input_shape}, num_classes={self.num_classes})")
 
-# %% ../nbs/00_data.ipynb #f3e45931
+# %% ../nbs/00_data.ipynb #1125495b
 def _check_fraction(value, name):
     if not 0 < value < 1:
         raise ValueError(f"Received an invalid value for argument `{name}`, expected a fraction "
@@ -66,7 +66,7 @@ def stratified_split(y, fraction, seed=42):
     held_out = np.sort(np.concatenate(held_out))
     return np.setdiff1d(np.arange(len(y)), held_out), held_out
 
-# %% ../nbs/00_data.ipynb #d7f9d19e
+# %% ../nbs/00_data.ipynb #5e8df9db
 def read_idx(path):
     "The array stored in the gzipped IDX file at `path` (the MNIST / Fashion-MNIST format)."
     with gzip.open(path, "rb") as f: raw = f.read()
@@ -81,7 +81,7 @@ def read_idx_split(folder, prefix):
     labels = read_idx(folder / f"{prefix}-labels-idx1-ubyte.gz")
     return images, labels.astype(np.int64)
 
-# %% ../nbs/00_data.ipynb #3c07aa47
+# %% ../nbs/00_data.ipynb #90a1bb2b
 def _cifar_images(flat):
     return flat.reshape(-1, 3, 32, 32).transpose(0, 2, 3, 1)  # (n, 3072) channel-first -> (n, 32, 32, 3)
 
@@ -102,7 +102,7 @@ def read_cifar_archive(path, variant):
     x_test, y_test = _cifar_images(np.asarray(test[b"data"])), np.asarray(test[label_key], np.int64)
     return (x_train, y_train), (x_test, y_test), [n.decode() for n in meta[names_key]]
 
-# %% ../nbs/00_data.ipynb #065068de
+# %% ../nbs/00_data.ipynb #fb6a5796
 FASHION_MNIST_CLASSES = ["T-shirt/top", "Trouser", "Pullover", "Dress", "Coat",
                          "Sandal", "Shirt", "Sneaker", "Bag", "Ankle boot"]
 CIFAR10_CLASSES = ["airplane", "automobile", "bird", "cat", "deer", "dog", "frog", "horse", "ship", "truck"]
@@ -117,7 +117,7 @@ DEBIAN_FASHION_MNIST = Path("/usr/share/datasets/fashion-mnist")
 IDX_FILES = ["train-images-idx3-ubyte.gz", "train-labels-idx1-ubyte.gz",
              "t10k-images-idx3-ubyte.gz", "t10k-labels-idx1-ubyte.gz"]
 
-# %% ../nbs/00_data.ipynb #bf672adb
+# %% ../nbs/00_data.ipynb #03a6e28a
 @dataclass(frozen=True)
 class _NamedDataset:
     files: list  # the original files, any one folder must hold all of them
@@ -138,7 +138,7 @@ NAMED_DATASETS = {
     "mnist": _NamedDataset(IDX_FILES, "mnist", [str(d) for d in range(10)], False),
 }
 
-# %% ../nbs/00_data.ipynb #86c9c615
+# %% ../nbs/00_data.ipynb #86120167
 class DatasetNotFoundError(FileNotFoundError):
     "A named dataset is neither in a local folder nor downloadable."
 
@@ -165,7 +165,7 @@ def _load_named(name, data_dir, download):
         f"To use it offline, put {', '.join(spec.files)} in {target} and pass "
         f"`data_dir=<data_dir>` (or set VIT_SMALL_DS_DATA=<data_dir>).")
 
-# %% ../nbs/00_data.ipynb #898ee53f
+# %% ../nbs/00_data.ipynb #224b9eea
 def _read_image(path, image_size):
     with Image.open(path) as image:
         image = image.convert("L" if image.mode in ("1", "L", "I;16", "I") else "RGB")
@@ -198,7 +198,7 @@ def load_image_folder(path, image_size=None, class_names=None):
     x = np.stack(images)
     return (x[..., None] if x.ndim == 3 else x), np.array(labels, np.int64), class_names
 
-# %% ../nbs/00_data.ipynb #9ab9ffca
+# %% ../nbs/00_data.ipynb #0253e1ae
 SAMPLE_PATH = importlib.resources.files("vit_small_ds") / "assets" / "fashion_mnist_sample.npz"
 
 def _load_sample():
@@ -206,7 +206,7 @@ def _load_sample():
         return ((f["x_train"], f["y_train"].astype(np.int64)), (f["x_test"], f["y_test"].astype(np.int64)),
                 [str(n) for n in f["class_names"]])
 
-# %% ../nbs/00_data.ipynb #45c4d8d1
+# %% ../nbs/00_data.ipynb #eda89a5a
 def _load_folder(path, image_size, validation_split, seed):
     path = Path(path)
     if (path / "train").is_dir() and (path / "test").is_dir():
@@ -239,7 +239,7 @@ def load_dataset(name:str, # 'sample', 'cifar10', 'cifar100', 'fashion_mnist', '
     return ImageDataset(x_train[train], y_train[train], x_train[val], y_train[val], x_test, y_test,
                         list(class_names), name=Path(name).name if name not in NAMED_DATASETS else name)
 
-# %% ../nbs/00_data.ipynb #db220758
+# %% ../nbs/00_data.ipynb #61219434
 def show_images(images, labels, class_names, n:int=16, ncols:int=8, predictions=None):
     "A grid of the first `n` images titled with their class names (and predictions, when given)."
     n = min(n, len(images))
@@ -256,7 +256,7 @@ def show_images(images, labels, class_names, n:int=16, ncols:int=8, predictions=
     fig.tight_layout()
     return fig
 
-# %% ../nbs/00_data.ipynb #8c5de12d
+# %% ../nbs/00_data.ipynb #2115e5a7
 def make_pipeline(x, y, batch_size:int, training:bool, seed:int=42, shuffle_buffer=None, batch_map=None):
     "A `tf.data.Dataset` of `(images, labels)` batches; shuffled with `seed` when `training`."
     if int(batch_size) < 1:
@@ -268,7 +268,7 @@ def make_pipeline(x, y, batch_size:int, training:bool, seed:int=42, shuffle_buff
     if batch_map is not None: ds = ds.map(batch_map, num_parallel_calls=tf.data.AUTOTUNE)
     return ds.prefetch(tf.data.AUTOTUNE)
 
-# %% ../nbs/00_data.ipynb #40810c25
+# %% ../nbs/00_data.ipynb #fe65d075
 class CompiledOnJax:
     "Mixin for Keras' interpolating random layers: let the model that holds them compile on JAX."
     def __init__(self, *args, **kwargs):
@@ -287,7 +287,7 @@ class RandomZoom(CompiledOnJax, layers.RandomZoom):
 class RandomTranslation(CompiledOnJax, layers.RandomTranslation):
     "Keras' `RandomTranslation`, compiled with the rest of the step on JAX."
 
-# %% ../nbs/00_data.ipynb #da54f865
+# %% ../nbs/00_data.ipynb #6b251215
 def adapted_normalization(x_train, batch_size:int=1024):
     "A `Normalization` layer holding the per-channel mean and variance of `x_train`."
     normalization = layers.Normalization(name="normalization")
@@ -325,12 +325,12 @@ def strong_augmentation(x_train, image_size:int, num_ops:int=2, factor:float=0.5
         adapted_normalization(x_train),
     ], name=name)
 
-# %% ../nbs/00_data.ipynb #da471463
+# %% ../nbs/00_data.ipynb #17247a58
 def one_hot_labels(num_classes:int):
     "A `batch_map` for `make_pipeline` that one-hot encodes the labels."
     return lambda images, labels: (images, tf.one_hot(labels, num_classes))
 
-# %% ../nbs/00_data.ipynb #a3fbc096
+# %% ../nbs/00_data.ipynb #369afba0
 def label_mixing(num_classes:int, mixup_alpha:float=0.8, cutmix_alpha:float=1.0, seed:int=42):
     "A `batch_map` for `make_pipeline`: one-hot labels, then MixUp or CutMix (each with probability 1/2)."
     mixup = layers.MixUp(alpha=mixup_alpha, seed=seed)
