@@ -14,7 +14,7 @@ if os.environ["KERAS_BACKEND"] == "tensorflow":  # JAX gets its two devices from
     tf.config.set_logical_device_configuration(tf.config.list_physical_devices("CPU")[0],
                                                [tf.config.LogicalDeviceConfiguration()] * 2)
 import keras, numpy as np
-from vit_small_ds.data import ImageDataset, load_dataset
+from vit_small_ds.data import ImageDataset, load_dataset, vit_augmentation
 from vit_small_ds.training import TrainConfig, data_parallel, run_experiment
 from vit_small_ds.vit import create_vit, vit_preset
 
@@ -33,7 +33,8 @@ def train(scope):
         keras.utils.set_random_seed(0)
         overrides = {} if random_layers else dict(dropout=0.0, head_dropout=0.0)
         config = vit_preset("small", input_shape=data.input_shape, num_classes=10, transformer_layers=2, **overrides)
-        model = create_vit("sl_vit", config)  # Keras never XLA-compiles its rotate and zoom layers, so none here
+        augmentation = vit_augmentation(data.x_train, config.image_size) if random_layers else None  # flip, rotate, zoom
+        model = create_vit("sl_vit", config, augmentation=augmentation)
 
         _, metrics = run_experiment(model, data, TrainConfig(epochs=2, batch_size=64, verbose=0))
         return [keras.ops.convert_to_numpy(w) for w in model.weights], metrics
@@ -55,7 +56,7 @@ def train_both_ways(backend, mode):
 
 
 def test_jax_data_parallel_matches_one_device():
-    # Dropout included: JAX draws the same random numbers however the batch is split.
+    # Dropout and random augmentation included: JAX draws the same random numbers however the batch is split.
     result = train_both_ways("jax", "random_layers")
     assert result["devices"] == [1, 2]
     assert result["max_weight_difference"] < 1e-4, result
@@ -63,7 +64,7 @@ def test_jax_data_parallel_matches_one_device():
 
 
 def test_tensorflow_mirrored_strategy_matches_one_device():
-    # No dropout, fixed batch order: each TensorFlow replica draws its own dropout masks, and
+    # No dropout or random augmentation, fixed batch order: each TensorFlow replica draws its own random numbers, and
     # MirroredStrategy rewrites the input pipeline, whose seeded shuffle then draws another order.
     result = train_both_ways("tensorflow", "deterministic")
     assert result["devices"] == [1, 2]
