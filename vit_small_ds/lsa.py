@@ -7,7 +7,7 @@ __all__ = ['ATTENTION_KINDS', 'ProjectedAttention', 'masked_softmax_attention', 
            'LinearAttention', 'make_attention', 'attention_layers', 'attention_maps', 'attention_rollout',
            'plot_attention']
 
-# %% ../nbs/02_lsa.ipynb #39ffae34
+# %% ../nbs/02_lsa.ipynb #81cb286b
 import math
 
 import keras
@@ -15,7 +15,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 from keras import layers, ops
 
-# %% ../nbs/02_lsa.ipynb #8ebe2248
+# %% ../nbs/02_lsa.ipynb #56872b93
 def _check_positive(value, name):
     if not isinstance(value, int) or value < 1:
         raise ValueError(f"Received an invalid value for argument `{name}`, expected a positive integer. "
@@ -99,7 +99,7 @@ class ProjectedAttention(layers.Layer):
                 "kernel_initializer": keras.initializers.serialize(self.kernel_initializer),
                 "bias_initializer": keras.initializers.serialize(self.bias_initializer)}
 
-# %% ../nbs/02_lsa.ipynb #6bdf2294
+# %% ../nbs/02_lsa.ipynb #ae190018
 def masked_softmax_attention(logits, value, mask, dropout_layer, training):
     "Softmax of `logits` (B, h, Tq, Tk) over allowed pairs, applied to `value` (B, h, Tk, dv)."
     if mask is not None:
@@ -108,7 +108,7 @@ def masked_softmax_attention(logits, value, mask, dropout_layer, training):
     attended = ops.matmul(dropout_layer(weights, training=training), value)  # (B, h, Tq, dv)
     return attended, weights
 
-# %% ../nbs/02_lsa.ipynb #6c75ff76
+# %% ../nbs/02_lsa.ipynb #80ed2208
 @keras.saving.register_keras_serializable(package="vit_small_ds")
 class MultiHeadAttentionLSA(ProjectedAttention):
     """Locality Self-Attention (Lee et al. 2021, https://arxiv.org/abs/2112.13492).
@@ -133,7 +133,7 @@ class MultiHeadAttentionLSA(ProjectedAttention):
         logits = ops.matmul(query / self.tau, ops.swapaxes(key, -1, -2))  # (B, h, Tq, Tk); scaling q is cheaper than the logits
         return masked_softmax_attention(logits, value, mask, self.dropout_layer, training)
 
-# %% ../nbs/02_lsa.ipynb #a692ec59
+# %% ../nbs/02_lsa.ipynb #ea0b5e69
 @keras.saving.register_keras_serializable(package="vit_small_ds")
 class CosineAttention(ProjectedAttention):
     """Multi-head attention on cosine similarities: softmax(scale * q_hat . k_hat) v, `scale` learned.
@@ -160,7 +160,7 @@ class CosineAttention(ProjectedAttention):
     def get_config(self):
         return {**super().get_config(), "initial_scale": self.initial_scale}
 
-# %% ../nbs/02_lsa.ipynb #6283a8a4
+# %% ../nbs/02_lsa.ipynb #47688d60
 @keras.saving.register_keras_serializable(package="vit_small_ds")
 class LinearAttention(ProjectedAttention):
     """Linear (kernel) attention with phi(x) = elu(x) + 1 (Katharopoulos et al. 2020), O(T) in tokens.
@@ -193,7 +193,7 @@ class LinearAttention(ProjectedAttention):
         if self.diagonal_mask: scores = scores * (1 - ops.eye(ops.shape(scores)[-2], ops.shape(scores)[-1]))
         return scores / ops.sum(scores, axis=-1, keepdims=True)
 
-# %% ../nbs/02_lsa.ipynb #b5caa3cd
+# %% ../nbs/02_lsa.ipynb #0b3a6c8b
 ATTENTION_KINDS = ("standard", "cosine", "linear")
 
 def make_attention(kind:str, num_heads:int, key_dim:int, dropout:float=0.0, locality:bool=False, name=None):
@@ -206,7 +206,7 @@ def make_attention(kind:str, num_heads:int, key_dim:int, dropout:float=0.0, loca
                          f"Received: attention={kind!r}")
     return classes[kind](num_heads=num_heads, key_dim=key_dim, dropout=dropout, diagonal_mask=locality, name=name)
 
-# %% ../nbs/02_lsa.ipynb #d6c06ae8
+# %% ../nbs/02_lsa.ipynb #ec7ca114
 def attention_layers(model):
     "The attention layers of `model` and of the models nested in it, in order."
     found = []
@@ -224,7 +224,7 @@ def attention_maps(model, images):
     inputs = inputs if isinstance(inputs, (list, tuple)) else [inputs]
     return [ops.convert_to_numpy(l(q, q, return_attention_scores=True, training=False)[1]) for l, q in zip(found, inputs)]
 
-# %% ../nbs/02_lsa.ipynb #a8dec8f1
+# %% ../nbs/02_lsa.ipynb #dd948882
 def attention_rollout(maps):
     "Rollout `(B, T, T)` of per-layer weights `[(B, heads, T, T), ...]`: heads averaged, residual added."
     rollout = None
