@@ -8,7 +8,7 @@ __all__ = ['TrainConfig', 'compile_model', 'atomic_write', 'write_json', 'plot_h
            'plan_epochs', 'StopAtDeadline', 'data_parallel', 'replicas', 'check_batches_split', 'run_experiment',
            'compare']
 
-# %% ../nbs/06_training.ipynb #d7c5cefa
+# %% ../nbs/06_training.ipynb #8134dc29
 import contextlib
 import csv
 import json
@@ -29,7 +29,7 @@ from keras import ops
 from .data import ImageDataset, label_mixing, make_pipeline, one_hot_labels
 from .schedules import WarmUpCosine
 
-# %% ../nbs/06_training.ipynb #28589a6a
+# %% ../nbs/06_training.ipynb #8ce0476b
 @dataclass
 class TrainConfig:
     "Optimisation settings of one training run."
@@ -62,7 +62,7 @@ class TrainConfig:
             raise ValueError(f"Received an invalid value for argument `time_budget`, expected a positive number of "
                              f"minutes or None. Received: time_budget={self.time_budget!r}")
 
-# %% ../nbs/06_training.ipynb #5929c088
+# %% ../nbs/06_training.ipynb #222fab69
 def _loss_and_metrics(one_hot:bool, label_smoothing:float):
     if not one_hot:
         return (keras.losses.SparseCategoricalCrossentropy(from_logits=True),
@@ -81,7 +81,7 @@ def compile_model(model, config:TrainConfig, steps_per_epoch:int, one_hot:bool=F
                   loss=loss, metrics=metrics)
     return schedule
 
-# %% ../nbs/06_training.ipynb #cc818a09
+# %% ../nbs/06_training.ipynb #4a373ac8
 def atomic_write(path, write):
     "Call `write(temporary_path)`, then rename the result to `path`, so `path` is never half-written."
     path = Path(path)
@@ -104,7 +104,7 @@ def plot_history(history:dict, title:str=""):
     fig.tight_layout()
     return fig
 
-# %% ../nbs/06_training.ipynb #ccbba54f
+# %% ../nbs/06_training.ipynb #ba2f3f27
 def read_history(path) -> list:
     "The rows of a `history.csv` as dicts of floats (`epoch` as int), or [] if there is none."
     if not Path(path).exists(): return []
@@ -129,7 +129,7 @@ class EpochLog(keras.callbacks.Callback):
                 writer.writerows(rows)
         atomic_write(self.path, write)
 
-# %% ../nbs/06_training.ipynb #798303b2
+# %% ../nbs/06_training.ipynb #82fce26a
 class NonFiniteLossError(FloatingPointError):
     "Training stopped because the loss stopped being a finite number."
 
@@ -144,7 +144,7 @@ class StopOnNonFiniteLoss(keras.callbacks.Callback):
             self.stopped_at = (self.epoch + 1, batch + 1, loss)
             self.model.stop_training = True
 
-# %% ../nbs/06_training.ipynb #3a23d3b0
+# %% ../nbs/06_training.ipynb #7daddb18
 def check_labels(labels, num_classes:int, name:str="labels"):
     "Raise a ValueError naming `name` unless every label is an integer in [0, num_classes)."
     labels = np.asarray(labels)
@@ -155,7 +155,7 @@ def check_labels(labels, num_classes:int, name:str="labels"):
         raise ValueError(f"`{name}` must be in [0, {num_classes}) (num_classes={num_classes}). "
                          f"Received {bad.size} labels outside it, e.g. {bad[:5].tolist()}")
 
-# %% ../nbs/06_training.ipynb #458e3667
+# %% ../nbs/06_training.ipynb #705a1390
 def predict_probabilities(model:keras.Model, images, batch_size:int=256) -> np.ndarray:
     "Class probabilities `(n, num_classes)` of `model` for `images`, a batch shaped like the model's input."
     images = np.asarray(images)
@@ -166,7 +166,7 @@ def predict_probabilities(model:keras.Model, images, batch_size:int=256) -> np.n
                          + (" (one image? add a batch axis: images[None])" if images.shape == expected else ""))
     return ops.convert_to_numpy(ops.softmax(model.predict(images, batch_size=batch_size, verbose=0)))
 
-# %% ../nbs/06_training.ipynb #468af2de
+# %% ../nbs/06_training.ipynb #9befaf28
 def _median_step(run, batches):
     "Median seconds of `run(x, y)` over `batches[1:]`, and the extra seconds of the first (compiling) call."
     seconds = []
@@ -207,7 +207,7 @@ class StopAtDeadline(keras.callbacks.Callback):
         if epoch + 1 < self.params["epochs"] and now + (now - self.epoch_start) > self.deadline:
             self.stopped_after, self.model.stop_training = epoch + 1, True
 
-# %% ../nbs/06_training.ipynb #6b802a14
+# %% ../nbs/06_training.ipynb #2e717b9d
 @contextlib.contextmanager
 def data_parallel():
     "Build, compile and train inside this to train data-parallel on every local device."
@@ -230,14 +230,15 @@ def check_batches_split(data:ImageDataset, batch_size:int, devices:int):
     "On JAX every batch, the last of each split included, must split evenly across the `devices`."
     if devices == 1 or keras.backend.backend() != "jax": return  # MirroredStrategy splits uneven batches itself
     for split in ("train", "val", "test"):
-        last = len(getattr(data, f"x_{split}")) % batch_size or batch_size
+        size = len(getattr(data, f"x_{split}"))
+        last = size % batch_size or batch_size
         if batch_size % devices or last % devices:
             raise ValueError(f"Data-parallel training on {devices} devices splits every batch evenly between them, "
-                             f"but with batch_size={batch_size} the {split} split of {len(getattr(data, f'x_{split}'))} "
+                             f"but with batch_size={batch_size} the {split} split of {size} "
                              f"images ends with a batch of {last}. Choose a batch size and split sizes that are "
                              f"multiples of {devices}.")
 
-# %% ../nbs/06_training.ipynb #ecfb63cd
+# %% ../nbs/06_training.ipynb #509eeb4c
 def _fit_callbacks(out, best_weights, resumable, extra):
     if resumable and (out / "backup").exists():  # resuming: the history so far counts
         best_so_far = max((r["val_accuracy"] for r in read_history(out / "history.csv")), default=None)
@@ -252,13 +253,16 @@ def _fit_callbacks(out, best_weights, resumable, extra):
         callbacks.append(keras.callbacks.BackupAndRestore(str(out / "backup"), double_checkpoint=True))
     return callbacks + list(extra)
 
-def _epochs_for_budget(model, data, config, train_map, val_map, steps_per_epoch, plan_file, started):
+def _epochs_for_budget(model, data, config, one_hot, train_map, val_map, steps_per_epoch, plan_file, started):
     "Probe the model's speed and plan the epochs of `config.time_budget`; a resumed run keeps its first plan."
     if plan_file.exists(): return json.loads(plan_file.read_text())["epochs"]
-    def batches(x, y, batch_map):  # the probe's own pipeline, so the run's shuffling order stays untouched
-        return list(make_pipeline(x, y, config.batch_size, training=False, batch_map=batch_map).repeat().take(6).as_numpy_iterator())
-    seconds = measure_step_seconds(model, batches(data.x_train[:6 * config.batch_size], data.y_train[:6 * config.batch_size], train_map),
-                                   batches(data.x_val[:6 * config.batch_size], data.y_val[:6 * config.batch_size], val_map))
+    probe_steps = 6  # the first compiles; the median of the other five is the step time
+    def batches(split, batch_map):  # the probe's own pipeline, so the run's shuffling order stays untouched
+        x, y = (getattr(data, f"{kind}_{split}")[:probe_steps * config.batch_size] for kind in "xy")
+        return list(make_pipeline(x, y, config.batch_size, training=False, batch_map=batch_map)
+                    .repeat().take(probe_steps).as_numpy_iterator())
+    compile_model(model, config, steps_per_epoch, one_hot)  # the probe trains; fit gets a fresh optimizer
+    seconds = measure_step_seconds(model, batches("train", train_map), batches("val", val_map))
     budget_left = 60 * config.time_budget - (time.monotonic() - started)
     epochs = plan_epochs(budget_left, steps_per_epoch, math.ceil(len(data.x_val) / config.batch_size), **seconds)
     write_json(plan_file, {"time_budget_minutes": config.time_budget, "epochs": epochs,
@@ -286,13 +290,12 @@ def run_experiment(model:keras.Model, data:ImageDataset, config:TrainConfig=None
         out.mkdir(parents=True, exist_ok=True)
         best_weights = str(out / "best.weights.h5")
         fit_callbacks = _fit_callbacks(out, best_weights, config.output_dir is not None, callbacks)
-        compile_model(model, config, steps_per_epoch, one_hot)
         if config.time_budget:
-            epochs = _epochs_for_budget(model, data, config, train_map, to_one_hot, steps_per_epoch,
+            epochs = _epochs_for_budget(model, data, config, one_hot, train_map, to_one_hot, steps_per_epoch,
                                         out / "time_budget.json", started)
             config = replace(config, epochs=epochs)
-            compile_model(model, config, steps_per_epoch, one_hot)  # a fresh optimizer, its schedule `epochs` long
             fit_callbacks.append(StopAtDeadline(started + 60 * config.time_budget))
+        compile_model(model, config, steps_per_epoch, one_hot)  # its schedule spans `config.epochs`
         model.fit(train, validation_data=val, epochs=config.epochs, callbacks=fit_callbacks, verbose=config.verbose,
                   shuffle=False)  # the pipeline already shuffles
         fit_seconds = time.monotonic() - started
@@ -323,7 +326,7 @@ def run_experiment(model:keras.Model, data:ImageDataset, config:TrainConfig=None
         plt.close(figure)
     return history, metrics
 
-# %% ../nbs/06_training.ipynb #38b60e90
+# %% ../nbs/06_training.ipynb #c6b151e1
 def compare(results, plot:bool=True) -> str:
     "A Markdown table (and a bar plot) of several runs' `metrics` dicts."
     rows = ["| model | dataset | params | top-1 | top-5 | best epoch | train s |", "|---|---|---:|---:|---:|---:|---:|"]

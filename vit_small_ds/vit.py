@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['VIT_PRESETS', 'VIT_VARIANTS', 'ViTConfig', 'vit_preset', 'mlp', 'create_vit_classifier', 'create_vit']
 
-# %% ../nbs/03_vit.ipynb #430cbdf8
+# %% ../nbs/03_vit.ipynb #daba1211
 from dataclasses import dataclass, replace
 
 import keras
@@ -14,7 +14,7 @@ from keras import layers
 from .lsa import ATTENTION_KINDS, make_attention
 from .spt import PatchEncoder, ShiftedPatchTokenization
 
-# %% ../nbs/03_vit.ipynb #1df6ed8f
+# %% ../nbs/03_vit.ipynb #f2114566
 def _invalid(name, value, expected):
     return ValueError(f"Received an invalid value for argument `{name}`, expected {expected}. Received: {name}={value!r}")
 
@@ -54,13 +54,13 @@ class ViTConfig:
     @property
     def num_patches(self): return (self.image_size // self.patch_size) ** 2
 
-# %% ../nbs/03_vit.ipynb #4261b609
+# %% ../nbs/03_vit.ipynb #8e5b63f4
+_SMALL = ViTConfig(image_size=28, patch_size=4, transformer_layers=4, projection_dim=64, num_heads=4,
+                   transformer_units=(128, 64), mlp_head_units=(256,), head_dropout=0.3)
 VIT_PRESETS = {
     "cifar100": ViTConfig(),
-    "small": ViTConfig(image_size=28, patch_size=4, transformer_layers=4, projection_dim=64, num_heads=4,
-                       transformer_units=(128, 64), mlp_head_units=(256,), head_dropout=0.3),
-    "cpu": ViTConfig(image_size=28, patch_size=4, transformer_layers=4, projection_dim=64, num_heads=2,
-                     transformer_units=(128, 64), mlp_head_units=(256,), dropout=0.0, head_dropout=0.1),
+    "small": _SMALL,
+    "cpu": replace(_SMALL, num_heads=2, dropout=0.0, head_dropout=0.1),
 }
 
 def vit_preset(name:str, **overrides) -> ViTConfig:
@@ -68,7 +68,7 @@ def vit_preset(name:str, **overrides) -> ViTConfig:
     if name not in VIT_PRESETS: raise _invalid("preset", name, f"one of {list(VIT_PRESETS)}")
     return replace(VIT_PRESETS[name], **overrides)
 
-# %% ../nbs/03_vit.ipynb #dd73f771
+# %% ../nbs/03_vit.ipynb #bb6667a9
 def mlp(x, hidden_units, dropout_rate, name):
     "Dense + GELU + Dropout for each width in `hidden_units` (the documents' MLP)."
     for i, units in enumerate(hidden_units):
