@@ -17,13 +17,13 @@ import keras
 import numpy as np
 from keras import layers, ops
 
-from vit_small_ds.data import vit_augmentation
+from vit_small_ds.augmentation import vit_augmentation
 from vit_small_ds.lsa import make_attention
 from vit_small_ds.spt import PatchEncoder, ShiftedPatchTokenization
-from vit_small_ds.vit import mlp, vit_preset
+from vit_small_ds.vit import VIT_PRESETS, TransformerBlock, mlp
 
 BATCH, STEPS = 256, 3
-config = vit_preset("cifar100")
+config = VIT_PRESETS["cifar100"]
 rng = np.random.default_rng(0)
 tokens = rng.normal(size=(BATCH, config.num_patches, config.projection_dim)).astype("float32")
 
@@ -42,16 +42,16 @@ def augmentation_part():
 
 def tokenizer_part():
     images = keras.Input((config.image_size, config.image_size, config.input_shape[-1]))
-    x, _ = ShiftedPatchTokenization(config.image_size, config.patch_size, config.projection_dim)(images)
+    x = ShiftedPatchTokenization(config.image_size, config.patch_size, config.projection_dim)(images)
     x = PatchEncoder(config.num_patches, config.projection_dim)(x)
     return pooled_model(images, x), rng.normal(size=(BATCH, *images.shape[1:])).astype("float32")
 
 
-def attention_part(dropout, locality):
+def attention_part(dropout, lsa):
     def build():
         x = inputs = keras.Input(tokens.shape[1:])
         x = layers.LayerNormalization(epsilon=config.layer_norm_eps)(x)
-        x = make_attention("standard", config.num_heads, config.projection_dim, dropout, locality=locality)(x, x)
+        x = make_attention("standard", config.num_heads, config.projection_dim, dropout, lsa=lsa)(x, x)
         return pooled_model(inputs, x), tokens
     return build
 
@@ -59,6 +59,14 @@ def attention_part(dropout, locality):
 def mlp_part():
     x = inputs = keras.Input(tokens.shape[1:])
     x = mlp(layers.LayerNormalization(epsilon=config.layer_norm_eps)(x), config.transformer_units, config.dropout, "mlp")
+    return pooled_model(inputs, x), tokens
+
+
+def block_part():
+    "A whole SL-ViT block (attention and MLP, each with its norm and residual): the model has `transformer_layers` of them."
+    inputs = keras.Input(tokens.shape[1:])
+    x = TransformerBlock(config.num_heads, config.projection_dim, config.transformer_units, config.dropout,
+                         config.attention, config.lsa, config.layer_norm_eps)(inputs)
     return pooled_model(inputs, x), tokens
 
 
@@ -103,7 +111,8 @@ def core_part(stages):
 
 PARTS = {"augmentation": augmentation_part, "tokenizer": tokenizer_part,
          "lsa_attention": attention_part(config.dropout, True), "lsa_attention_no_dropout": attention_part(0.0, True),
-         "standard_attention": attention_part(config.dropout, False), "mlp": mlp_part, "head": head_part}
+         "standard_attention": attention_part(config.dropout, False), "mlp": mlp_part, "block": block_part,
+         "head": head_part}
 CORE_STAGES = ["projection", "qk", "qk+mask", "qk+mask+softmax", "qk+mask+softmax+dropout", "qk+mask+softmax+dropout+av"]
 PARTS.update({f"core:{stages}": core_part(stages) for stages in CORE_STAGES})
 

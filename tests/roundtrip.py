@@ -13,21 +13,17 @@ from pathlib import Path
 import keras
 import numpy as np
 
-from vit_small_ds.data import load_dataset, shiftvit_augmentation, vit_augmentation
-from vit_small_ds.shiftvit import create_shiftvit_classifier, shiftvit_preset
-from vit_small_ds.vit import VIT_VARIANTS, create_vit, vit_preset
+from vit_small_ds.data import load_dataset
+from vit_small_ds.models import build_model
 
-VARIANTS = [(name, "standard") for name in VIT_VARIANTS] + [("sl_vit", "cosine"), ("sl_vit", "linear"),
-                                                             ("vit", "cosine"), ("shiftvit", None)]
+VARIANTS = [(name, "standard") for name in ("vit", "sl_vit", "spt_vit", "lsa_vit")] + [
+    ("sl_vit", "cosine"), ("sl_vit", "linear"), ("vit", "cosine"), ("shiftvit", None)]
 
 
 def build(name, attention, data, seed=0):
     keras.utils.set_random_seed(seed)
-    if name == "shiftvit":
-        config = shiftvit_preset("small", input_shape=data.input_shape, num_classes=data.num_classes)
-        return create_shiftvit_classifier(config, shiftvit_augmentation(28, config.image_size))
-    config = vit_preset("small", input_shape=data.input_shape, num_classes=data.num_classes, transformer_layers=2)
-    return create_vit(name, config, attention=attention, augmentation=vit_augmentation(data.x_train, config.image_size))
+    vit_settings = {} if attention is None else dict(transformer_layers=2, attention=attention)  # ShiftViT has neither
+    return build_model(name, data, **vit_settings)
 
 
 def random_images(shape, n=32):

@@ -7,15 +7,14 @@ import pytest
 
 SNIPPET = """
 import numpy as np
-from vit_small_ds.data import ImageDataset, load_dataset, vit_augmentation
+from vit_small_ds.data import ImageDataset, load_dataset
+from vit_small_ds.models import build_model
 from vit_small_ds.training import TrainConfig, run_experiment
-from vit_small_ds.vit import create_vit, vit_preset
 import keras
 d = load_dataset("sample")
 data = ImageDataset(d.x_train[:512], d.y_train[:512], d.x_val[:128], d.y_val[:128], d.x_test[:128], d.y_test[:128], d.class_names)
-config = vit_preset("small", input_shape=d.input_shape, num_classes=10, transformer_layers=2)
 keras.utils.set_random_seed(7)
-model = create_vit("sl_vit", config, augmentation=vit_augmentation(data.x_train, config.image_size))
+model = build_model("sl_vit", data, transformer_layers=2)
 history, _ = run_experiment(model, data, TrainConfig(epochs=1, batch_size=64, seed=7, verbose=0))
 print(repr(history["loss"][0]))
 """

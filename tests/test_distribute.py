@@ -14,9 +14,11 @@ if os.environ["KERAS_BACKEND"] == "tensorflow":  # JAX gets its two devices from
     tf.config.set_logical_device_configuration(tf.config.list_physical_devices("CPU")[0],
                                                [tf.config.LogicalDeviceConfiguration()] * 2)
 import keras, numpy as np
-from vit_small_ds.data import ImageDataset, load_dataset, vit_augmentation
-from vit_small_ds.training import TrainConfig, data_parallel, run_experiment
-from vit_small_ds.vit import create_vit, vit_preset
+from vit_small_ds.augmentation import vit_augmentation
+from vit_small_ds.data import ImageDataset, load_dataset
+from vit_small_ds.devices import data_parallel
+from vit_small_ds.models import model_recipe
+from vit_small_ds.training import TrainConfig, run_experiment
 
 full = load_dataset("sample")
 data = ImageDataset(full.x_train[:512], full.y_train[:512], full.x_val[:128], full.y_val[:128],
@@ -32,9 +34,10 @@ def train(scope):
     with scope:
         keras.utils.set_random_seed(0)
         overrides = {} if random_layers else dict(dropout=0.0, head_dropout=0.0)
-        config = vit_preset("small", input_shape=data.input_shape, num_classes=10, transformer_layers=2, **overrides)
+        recipe = model_recipe("sl_vit")
+        config = recipe.config("small", input_shape=data.input_shape, num_classes=10, transformer_layers=2, **overrides)
         augmentation = vit_augmentation(data.x_train, config.image_size) if random_layers else None  # flip, rotate, zoom
-        model = create_vit("sl_vit", config, augmentation=augmentation)
+        model = recipe.build(config, augmentation, "sl_vit")
 
         _, metrics = run_experiment(model, data, TrainConfig(epochs=2, batch_size=64, verbose=0))
         return [keras.ops.convert_to_numpy(w) for w in model.weights], metrics

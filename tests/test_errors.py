@@ -3,13 +3,13 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from vit_small_ds.cli import build_model
 from vit_small_ds.data import ImageDataset, load_dataset
-from vit_small_ds.schedules import WarmUpCosine
+from vit_small_ds.models import build_model
+from vit_small_ds.schedules import warmup_cosine
 from vit_small_ds.shiftvit import ShiftViTConfig, shift_channels
 from vit_small_ds.spt import ShiftedPatchTokenization
 from vit_small_ds.training import TrainConfig, predict_probabilities, run_experiment
-from vit_small_ds.vit import ViTConfig, create_vit
+from vit_small_ds.vit import ViTConfig, create_vit_classifier
 
 
 def test_unknown_model_names_the_choices():
@@ -37,7 +37,7 @@ def test_patch_size_must_divide_image_size():
     (lambda: TrainConfig(batch_size=0), "batch_size=0"),
     (lambda: load_dataset("sample", validation_split=0.0), "validation_split=0.0"),
     (lambda: load_dataset("sample", validation_split=1.5), "validation_split=1.5"),
-    (lambda: WarmUpCosine(1e-3, total_steps=10, warmup_steps=11), "warmup_steps=11, total_steps=10"),
+    (lambda: warmup_cosine(1e-3, total_steps=10, warmup_steps=11), "warmup_steps=11, total_steps=10"),
     (lambda: ShiftViTConfig(num_div=3), "num_div=3"),
     (lambda: shift_channels(np.zeros((1, 4, 4, 12), "float32"), num_div=2), "num_div=2"),
 ])
@@ -76,6 +76,6 @@ def test_predict_checks_rank_and_channels():
 def test_labels_outside_the_classes():
     d = load_dataset("sample")
     bad = ImageDataset(d.x_train[:8], np.array([0, 1, 2, 3, 4, 5, 6, -1]), d.x_val, d.y_val, d.x_test, d.y_test, d.class_names)
-    config = ViTConfig(input_shape=(28, 28, 1), image_size=28, patch_size=4, num_classes=10)
+    config = ViTConfig(input_shape=(28, 28, 1), image_size=28, patch_size=4, num_classes=10, spt=False, lsa=False)
     with pytest.raises(ValueError, match=r"`y_train` must be in \[0, 10\)"):
-        run_experiment(create_vit("vit", config), bad, TrainConfig(epochs=1, verbose=0))
+        run_experiment(create_vit_classifier(config), bad, TrainConfig(epochs=1, verbose=0))
