@@ -54,11 +54,12 @@ def test_saved_layer(layer, *inputs, eps:float=1e-6):
         raise AssertionError(f"{layer.__class__.__name__}: from_config(get_config()) gave a different config")
     symbolic = [keras.Input(np.shape(x)[1:]) for x in inputs]
     model = keras.Model(symbolic, layer(*symbolic))
-    expected = keras.ops.convert_to_numpy(model(list(inputs) if len(inputs) > 1 else inputs[0]))
+    batch = list(inputs)  # the structure the model was built with, also after loading
+    expected = keras.ops.convert_to_numpy(model(batch))
     with tempfile.TemporaryDirectory() as folder:
         model.save(f"{folder}/layer.keras")
         loaded = keras.saving.load_model(f"{folder}/layer.keras")
-    got = keras.ops.convert_to_numpy(loaded(list(inputs) if len(inputs) > 1 else inputs[0]))
+    got = keras.ops.convert_to_numpy(loaded(batch))
     if not np.allclose(got, expected, rtol=0, atol=eps):
         raise AssertionError(f"{layer.__class__.__name__}: the loaded layer differs by {np.abs(got - expected).max()}")
     return loaded
