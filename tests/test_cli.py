@@ -1,62 +1,172 @@
-"The console scripts, run as a user runs them, on the JAX backend (the notebooks cover TensorFlow)."
+"The console scripts, run as a user runs them (the training runs on JAX; the notebooks cover TensorFlow)."
+import csv
 import json
 import os
+import re
 import subprocess
 
+import numpy as np
 import pytest
 from PIL import Image
 
 from vit_small_ds.data import load_dataset
 
 
-def run(*args, backend="jax"):
+def run(*args, backend="jax", expect=0):
     env = {**os.environ, "KERAS_BACKEND": backend, "TF_CPP_MIN_LOG_LEVEL": "3"}
     result = subprocess.run(list(args), env=env, capture_output=True, text=True, timeout=900)
-    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
-    return result.stdout
+    assert result.returncode == expect, result.stdout[-3000:] + result.stderr[-3000:]
+    return result
+
+
+TENSORFLOW_LOG = re.compile(r"^([IWEF]\d{4} |WARNING: All log messages before absl)")  # its C++ start-up lines, not ours
+
+
+def our_lines(stderr):
+    return [line for line in stderr.strip().splitlines() if not TENSORFLOW_LOG.match(line)]
+
+
+def last_json(result):
+    return json.loads(result.stdout.strip().splitlines()[-1])
 
 
 @pytest.fixture(scope="module")
 def trained_run(tmp_path_factory):
-    out = tmp_path_factory.mktemp("run")
-    stdout = run("vit_small_ds_train", "--model", "sl_vit", "--epochs", "1", "--batch-size", "64",
-                 "--output", str(out), "--verbose", "0")
-    return out, stdout
+    out = tmp_path_factory.mktemp("run") / "sl_vit"
+    result = run("vit_small_ds_train", "--model", "sl_vit", "--epochs", "1", "--batch-size", "64", "--output", str(out),
+                 "--verbose", "0")
+    return out, result.stdout
 
 
-def test_train_writes_the_run_files(trained_run):
+@pytest.fixture(scope="module")
+def boot_image(tmp_path_factory):
+    data = load_dataset("sample")
+    path = tmp_path_factory.mktemp("images") / "boot.png"
+    Image.fromarray(data.x_test[data.y_test == 9][0, ..., 0]).resize((56, 56)).save(path)  # predict resizes it to 28
+    return path
+
+
+def test_help_shows_dashes_defaults_and_examples():
+    for command in ("vit_small_ds_train", "vit_small_ds_evaluate", "vit_small_ds_predict", "vit_small_ds_bench"):
+        text = run(command, "--help").stdout
+        assert "_" not in "".join(word for word in text.split() if word.startswith("--")), command
+        assert "examples:" in text, command
+    text = run("vit_small_ds_train", "--help").stdout
+    for flag, default in [("--epochs", "10"), ("--batch-size", "128"), ("--seed", "42"), ("--validation-split", "0.1")]:
+        assert flag in text and f"(default: {default})" in text, flag
+    assert "{vit,sl_vit,spt_vit,lsa_vit,shiftvit}" in text and "{standard,randaugment,none}" in text
+
+
+def test_train_writes_a_self_describing_run_folder(trained_run):
     out, stdout = trained_run
-    for name in ("history.csv", "metrics.json", "model.keras", "curves.png", "class_names.json"):
-        assert (out / name).is_file(), name
+    assert sorted(p.name for p in out.iterdir()) == ["class_names.json", "config.json", "confusion_matrix.png", "curves.png",
+                                                     "history.csv", "metrics.json", "model.keras"]  # no checkpoint or backup
     metrics = json.loads((out / "metrics.json").read_text())
-    assert metrics["backend"] == "jax"
-    assert (metrics["model"], metrics["epochs_run"], metrics["best_epoch"]) == ("sl_vit", 1, 1)
+    assert (metrics["model"], metrics["epochs_run"], metrics["best_epoch"], metrics["backend"]) == ("sl_vit", 1, 1, "jax")
     assert metrics["test_accuracy"] > 0.3  # one epoch is far above chance (0.1)
     assert f"test accuracy {100 * metrics['test_accuracy']:.2f}%" in stdout
+    with open(out / "history.csv") as f: assert [row["epoch"] for row in csv.DictReader(f)] == ["1"]  # from 1, as Keras prints
+    config = json.loads((out / "config.json").read_text())
+    assert (config["model"], config["preset"], config["dataset_source"], config["seed"], config["validation_split"]) == \
+        ("sl_vit", "small", "sample", 42, 0.1)
+    assert (config["augment"], config["architecture"]["attention"], config["architecture"]["spt"]) == ("standard", "standard", True)
+    assert (config["train"]["epochs"], config["train"]["batch_size"]) == (1, 64)
+    environment = config["environment"]
+    assert (environment["backend"], environment["dtype_policy"]) == ("jax", "float32")
+    assert environment["keras_version"] and environment["backend_version"] and environment["vit_small_ds_version"]
 
 
-def test_evaluate_reproduces_the_test_accuracy(trained_run):
+def test_evaluate_takes_a_run_folder_or_its_model_file(trained_run):
     out, _ = trained_run
-    result = json.loads(run("vit_small_ds_evaluate", "--model-path", str(out / "model.keras")).strip().splitlines()[-1])
     metrics = json.loads((out / "metrics.json").read_text())
-    assert result["accuracy"] == pytest.approx(metrics["test_accuracy"], abs=1e-6)
+    for path in (out, out / "model.keras"):
+        result = last_json(run("vit_small_ds_evaluate", str(path)))
+        assert result["accuracy"] == pytest.approx(metrics["test_accuracy"], abs=1e-6)
 
 
-def test_predict_prints_top5_with_class_names(trained_run, tmp_path):
+def test_predict_takes_a_run_folder_resizes_and_prints_json(trained_run, boot_image):
     out, _ = trained_run
-    data = load_dataset("sample")
-    image = tmp_path / "boot.png"
-    Image.fromarray(data.x_test[data.y_test == 9][0, ..., 0]).save(image)
-    line = run("vit_small_ds_predict", str(image), "--model-path", str(out / "model.keras")).strip().splitlines()[-1]
+    line = run("vit_small_ds_predict", str(out), str(boot_image)).stdout.strip().splitlines()[-1]
     names_and_probs = line.split(": ", 1)[1].split(", ")
     assert len(names_and_probs) == 5
     probs = [float(item.rsplit(" ", 1)[1]) for item in names_and_probs]
     assert probs == sorted(probs, reverse=True) and 0 < sum(probs) <= 1.0001
-    assert all(item.rsplit(" ", 1)[0] in data.class_names for item in names_and_probs)
+    ranked = last_json(run("vit_small_ds_predict", str(out / "model.keras"), str(boot_image), "--json", "--top", "2"))[str(boot_image)]
+    assert len(ranked) == 2 and all(name in load_dataset("sample").class_names for name, _ in ranked)
 
 
-def test_unknown_model_is_a_clear_error():
-    env = {**os.environ, "KERAS_BACKEND": "jax", "TF_CPP_MIN_LOG_LEVEL": "3"}
-    result = subprocess.run(["vit_small_ds_train", "--model", "resnet", "--epochs", "1"], env=env, capture_output=True, text=True)
-    assert result.returncode != 0
-    assert "model='resnet'" in result.stderr
+def test_a_finished_run_is_refused_and_overwrite_starts_afresh(trained_run, tmp_path):
+    out, _ = trained_run
+    command = ["vit_small_ds_train", "--model", "vit", "--epochs", "1", "--output", str(out), "--verbose", "0"]
+    refused = run(*command, expect=2)
+    assert "--overwrite" in refused.stderr and "metrics.json" in refused.stderr
+    assert json.loads((out / "metrics.json").read_text())["model"] == "sl_vit"  # untouched
+    fresh = tmp_path / "fresh"
+    run(*command[:-4], "--output", str(fresh), "--verbose", "0")
+    run(*command[:-4], "--output", str(fresh), "--verbose", "0", "--overwrite")
+    assert json.loads((fresh / "metrics.json").read_text())["epochs_run"] == 1
+
+
+def test_evaluate_scores_the_runs_own_test_split_of_an_image_folder(tmp_path):
+    data = load_dataset("sample")
+    folder = tmp_path / "images"
+    for label, name in enumerate(data.class_names[:4]):
+        (folder / name.replace("/", "-")).mkdir(parents=True)
+        for i, image in enumerate(data.x_train[data.y_train == label][:30]):
+            Image.fromarray(image[..., 0]).save(folder / name.replace("/", "-") / f"{i}.png")
+    out = tmp_path / "run"
+    run("vit_small_ds_train", "--dataset", str(folder), "--seed", "1", "--epochs", "1", "--batch-size", "32",
+        "--output", str(out), "--verbose", "0", backend="tensorflow")
+    metrics = json.loads((out / "metrics.json").read_text())
+    result = last_json(run("vit_small_ds_evaluate", str(out), backend="tensorflow"))
+    assert result["test_images"] == 12  # 10% of each class's 30
+    assert result["accuracy"] == pytest.approx(metrics["test_accuracy"], abs=1e-6)
+
+
+def test_patience_stops_early_and_augment_picks_the_recipe(tmp_path):
+    out = tmp_path / "run"
+    run("vit_small_ds_train", "--model", "vit", "--epochs", "5", "--learning-rate", "1e-12", "--patience", "1",
+        "--augment", "none", "--output", str(out), "--verbose", "0", backend="tensorflow")
+    metrics = json.loads((out / "metrics.json").read_text())
+    assert (metrics["epochs_run"], metrics["best_epoch"]) == (2, 1)  # nothing improves after the first epoch
+    assert json.loads((out / "config.json").read_text())["augment"] == "none"
+
+
+def test_curves_of_one_epoch_are_drawn():
+    from vit_small_ds.run_files import plot_history
+    figure = plot_history({"loss": [1.0], "val_loss": [0.9], "accuracy": [0.5], "val_accuracy": [0.6]})
+    lines = [line for ax in figure.axes for line in ax.lines]
+    assert len(lines) == 4 and all(line.get_marker() == "o" and len(line.get_xdata()) == 1 for line in lines)
+
+
+def error_cases(out, image):
+    notes = out.parent / "notes.txt"
+    notes.write_text("not an image")
+    rgb = out.parent / "rgb"
+    for name in ("a", "b"):
+        (rgb / name).mkdir(parents=True, exist_ok=True)
+        for i in range(10): Image.new("RGB", (28, 28), (i * 20, 0, 0)).save(rgb / name / f"{i}.png")
+    return {
+        "unknown model": (["vit_small_ds_train", "--model", "resnet"], "invalid choice: 'resnet'"),
+        "negative image size": (["vit_small_ds_train", "--image-size", "-5"], "--image-size: expected a positive integer. Received: -5"),
+        "zero image size": (["vit_small_ds_train", "--image-size", "0"], "--image-size: expected a positive integer. Received: 0"),
+        "negative epochs": (["vit_small_ds_train", "--epochs", "-3"], "--epochs: expected a positive integer. Received: -3"),
+        "unknown dataset": (["vit_small_ds_train", "--dataset", "imagenet", "--output", str(out.parent / "x")], "name='imagenet'"),
+        "missing folder": (["vit_small_ds_train", "--dataset", "/no/such/folder", "--output", str(out.parent / "y")], "no such folder"),
+        "evaluate without a model": (["vit_small_ds_evaluate"], "the following arguments are required: path"),
+        "missing model file": (["vit_small_ds_evaluate", str(out / "missing.keras")], "missing.keras"),
+        "wrong image shape": (["vit_small_ds_evaluate", str(out), "--dataset", str(rgb)], "but its images are (28, 28, 3)"),
+        "not an image": (["vit_small_ds_predict", str(out), str(notes)], "image files that PIL can read"),
+        "missing image": (["vit_small_ds_predict", str(out), str(out / "missing.png")], "no such file"),
+        "top 0": (["vit_small_ds_predict", str(out), str(image), "--top", "0"], "--top: expected a positive integer. Received: 0"),
+    }
+
+
+def test_every_user_error_is_one_line_and_status_2(trained_run, boot_image):
+    out, _ = trained_run
+    for case, (command, message) in error_cases(out, boot_image).items():
+        result = run(*command, expect=2)
+        lines = our_lines(result.stderr)
+        assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0], (case, result.stderr[-2000:])
+    debug = run("vit_small_ds_train", "--epochs", "-3", "--debug", expect=1)
+    assert "Traceback" in debug.stderr

@@ -1,10 +1,12 @@
-"A training run killed with SIGKILL after its second epoch resumes when the same command runs again."
+"A training run killed with SIGKILL after its second epoch resumes when the same command runs again, on TensorFlow and JAX."
 import csv
 import json
 import os
 import signal
 import subprocess
 import time
+
+import pytest
 
 COMMAND = ["vit_small_ds_train", "--model", "shiftvit", "--epochs", "4", "--batch-size", "128", "--verbose", "2"]
 
@@ -14,10 +16,11 @@ def epochs_logged(history):
     with open(history) as f: return [int(row["epoch"]) for row in csv.DictReader(f)]
 
 
-def test_killed_run_resumes_without_repeating_epochs(tmp_path):
+@pytest.mark.parametrize("backend", ["tensorflow", "jax"])
+def test_killed_run_resumes_without_repeating_epochs(tmp_path, backend):
     out = tmp_path / "run"
     command = COMMAND + ["--output", str(out)]
-    env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"}
+    env = {**os.environ, "KERAS_BACKEND": backend, "TF_CPP_MIN_LOG_LEVEL": "3"}
     first = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 600
     while len(epochs_logged(out / "history.csv")) < 2:  # the second epoch has finished
@@ -31,9 +34,11 @@ def test_killed_run_resumes_without_repeating_epochs(tmp_path):
 
     second = subprocess.run(command, env=env, capture_output=True, text=True, timeout=900)
     assert second.returncode == 0, second.stderr[-3000:]
-    assert epochs_logged(out / "history.csv") == [0, 1, 2, 3]  # no finished epoch ran twice
+    assert epochs_logged(out / "history.csv") == [1, 2, 3, 4]  # no finished epoch ran twice; counted from 1
     metrics = json.loads((out / "metrics.json").read_text())
     assert metrics["epochs_run"] == 4
     assert (out / "model.keras").is_file()
-    assert not (out / "backup").exists()
+    assert not (out / "backup").exists() and not (out / "best.weights.h5").exists()
+    history = {int(row["epoch"]): row for row in csv.DictReader(open(out / "history.csv"))}
+    assert metrics["best_epoch"] == max(history, key=lambda e: float(history[e]["val_accuracy"]))
     assert "Epoch 1/4" not in second.stdout and "Epoch 4/4" in second.stdout  # it started after the backup

@@ -15,8 +15,9 @@ from .run_files import read_history
 
 # %% ../nbs/09b_callbacks.ipynb #85fb71c3
 class EpochLog(keras.callbacks.CSVLogger):
-    """Keras' `CSVLogger`, appending to `path` across restarts, with each epoch's `epoch_seconds`; the first
-    epoch of a fit drops the rows of that epoch and later ones, so an epoch that runs again has one row."""
+    """Keras' `CSVLogger`, appending to `path` across restarts, with epochs counted from 1 (as Keras prints them)
+    and each epoch's `epoch_seconds`. The first epoch of a fit drops the rows of that epoch and later ones, so an
+    epoch that runs again has one row."""
     def __init__(self, path):
         super().__init__(str(path), append=True)
 
@@ -31,11 +32,11 @@ class EpochLog(keras.callbacks.CSVLogger):
         self.epoch_start = time.perf_counter()
 
     def on_epoch_end(self, epoch, logs=None):
-        super().on_epoch_end(epoch, {**(logs or {}), "epoch_seconds": time.perf_counter() - self.epoch_start})
+        super().on_epoch_end(epoch + 1, {**(logs or {}), "epoch_seconds": time.perf_counter() - self.epoch_start})
 
     def _drop_rows_from(self, epoch):
         with open(self.filename, newline="") as f: lines = f.read().splitlines(keepends=True)
-        kept = lines[:1] + [line for line, row in zip(lines[1:], read_history(self.filename)) if row["epoch"] < epoch]
+        kept = lines[:1] + [line for line, row in zip(lines[1:], read_history(self.filename)) if row["epoch"] <= epoch]
         if len(kept) < len(lines):  # rewritten in place: the logger keeps its file open for appending
             self.csv_file.seek(0)
             self.csv_file.truncate()

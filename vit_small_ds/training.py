@@ -22,8 +22,8 @@ from .augmentation import label_mixing, one_hot_labels
 from .callbacks import EpochLog, NonFiniteLossError, StopOnNonFiniteLoss
 from .checks import check_positive, check_positive_int, check_rate
 from .data import ImageDataset, make_pipeline
-from .devices import check_batches_split, replicas
-from .run_files import atomic_write, plot_history, read_history, write_json
+from .devices import check_batches_split, environment, replicas
+from .run_files import atomic_write, plot_confusion_matrix, plot_history, prepare_run_folder, read_history, write_json
 from .schedules import warmup_cosine
 from .time_budget import StopAtDeadline, measure_step_seconds, plan_epochs
 
@@ -42,12 +42,15 @@ class TrainConfig:
     output_dir: str = None  # where run files go; None: a temporary folder, deleted after the run
     verbose: int = 1  # 1: Keras progress bars; 2: one line per epoch; 0: silent
     time_budget: float = None  # minutes of training; when set, it decides the number of epochs (see below)
+    patience: int = None  # stop after this many epochs without a better validation accuracy; None: never
+    overwrite: bool = False  # start afresh in an `output_dir` that holds a finished run (else refuse)
 
     def __post_init__(self):
         check_positive_int(epochs=self.epochs, batch_size=self.batch_size)
         check_rate(warmup_fraction=self.warmup_fraction, label_smoothing=self.label_smoothing)
         check_positive(learning_rate=self.learning_rate)
         if self.time_budget is not None: check_positive(time_budget=self.time_budget)
+        if self.patience is not None: check_positive_int(patience=self.patience)
 
     @property
     def one_hot(self) -> bool:
@@ -95,16 +98,15 @@ def predict_probabilities(model:keras.Model, images, batch_size:int=256) -> np.n
     return ops.convert_to_numpy(ops.softmax(model.predict(images, batch_size=batch_size, verbose=0)))
 
 # %% ../nbs/09_training.ipynb #509eeb4c
-def _checkpoint_log_and_backup(out, best_weights, resumable):
-    if resumable and (out / "backup").exists():  # resuming: the history so far counts
-        best_so_far = max((r["val_accuracy"] for r in read_history(out / "history.csv")), default=None)
-    else:  # a new run: files of an earlier, finished run in the same folder must not leak into it
-        best_so_far = None
-        for name in ("history.csv", "best.weights.h5", "time_budget.json"): (out / name).unlink(missing_ok=True)
+def _run_callbacks(out, best_weights, config, resuming):
+    # resuming: the best validation accuracy so far counts, so a worse epoch does not replace its checkpoint
+    best_so_far = max((r["val_accuracy"] for r in read_history(out / "history.csv")), default=None) if resuming else None
     callbacks = [keras.callbacks.ModelCheckpoint(best_weights, monitor="val_accuracy", mode="max", save_best_only=True,
                                                  save_weights_only=True, initial_value_threshold=best_so_far),
                  EpochLog(out / "history.csv")]
-    if resumable:  # last, so an epoch's backup is written only after its row and checkpoint
+    if config.patience:  # the best epoch's weights come back from the checkpoint, so no restore_best_weights
+        callbacks.append(keras.callbacks.EarlyStopping(monitor="val_accuracy", mode="max", patience=config.patience))
+    if config.output_dir:  # last, so an epoch's backup is written only after its row and checkpoint
         callbacks.append(keras.callbacks.BackupAndRestore(str(out / "backup"), double_checkpoint=True))
     return callbacks
 
@@ -124,9 +126,10 @@ def _epochs_for_budget(model, data, config, train_map, val_map, steps_per_epoch,
                            "probe_seconds": {k: round(v, 4) for k, v in seconds.items()}})
     return epochs
 
-def run_experiment(model:keras.Model, data:ImageDataset, config:TrainConfig=None, callbacks=()):
+def run_experiment(model:keras.Model, data:ImageDataset, config:TrainConfig=None, callbacks=(), settings:dict=None):
     """Train `model` on `data` as `config` says; returns `(history, metrics)` and writes the run files.
-    With `config.time_budget` the number of epochs is planned from the measured speed (`time_budget.json`)."""
+    With `config.time_budget` the number of epochs is planned from the measured speed (`time_budget.json`).
+    `settings` (how the model and the data were made, e.g. by the command line) go into `config.json`."""
     config = config or TrainConfig()
     started = time.monotonic()
     for split in ("train", "val", "test"): check_labels(getattr(data, f"y_{split}"), data.num_classes, f"y_{split}")
@@ -141,10 +144,13 @@ def run_experiment(model:keras.Model, data:ImageDataset, config:TrainConfig=None
 
     with tempfile.TemporaryDirectory() as scratch:
         out = Path(config.output_dir or scratch)
+        resuming = prepare_run_folder(out, config.overwrite)
         out.mkdir(parents=True, exist_ok=True)
+        write_json(out / "config.json", {"model": model.name, "dataset": data.name, **(settings or {}),
+                                         "train": asdict(config), "environment": environment()})
         best_weights = str(out / "best.weights.h5")
         non_finite = StopOnNonFiniteLoss()
-        fit_callbacks = [non_finite, *_checkpoint_log_and_backup(out, best_weights, config.output_dir is not None), *callbacks]
+        fit_callbacks = [non_finite, *_run_callbacks(out, best_weights, config, resuming), *callbacks]
         if config.time_budget:
             epochs = _epochs_for_budget(model, data, config, train_map, to_one_hot, steps_per_epoch,
                                         out / "time_budget.json", started)
@@ -166,6 +172,7 @@ def run_experiment(model:keras.Model, data:ImageDataset, config:TrainConfig=None
         history = {key: [r[key] for r in rows] for key in rows[0] if key != "epoch"}
         model.load_weights(best_weights)
         test_loss, test_accuracy, test_top5 = model.evaluate(test, verbose=0)
+        predicted = predict_probabilities(model, data.x_test, config.batch_size).argmax(-1)
         metrics = {"model": model.name, "dataset": data.name, "params": int(model.count_params()),
                    "test_accuracy": float(test_accuracy), "test_top5_accuracy": float(test_top5),
                    "test_loss": float(test_loss), "best_epoch": int(np.argmax(history["val_accuracy"])) + 1,
@@ -175,9 +182,12 @@ def run_experiment(model:keras.Model, data:ImageDataset, config:TrainConfig=None
         write_json(out / "metrics.json", metrics)
         write_json(out / "class_names.json", data.class_names)
         atomic_write(out / "model.keras", model.save)
-        figure = plot_history(history, f"{model.name} on {data.name}")
-        atomic_write(out / "curves.png", figure.savefig)
-        plt.close(figure)
+        Path(best_weights).unlink()  # model.keras holds these weights now
+        title = f"{model.name} on {data.name}"
+        for name, figure in (("curves.png", plot_history(history, title)),
+                             ("confusion_matrix.png", plot_confusion_matrix(data.y_test, predicted, data.class_names, title)[0])):
+            atomic_write(out / name, figure.savefig)
+            plt.close(figure)
     return history, metrics
 
 # %% ../nbs/09_training.ipynb #c6b151e1

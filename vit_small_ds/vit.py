@@ -94,8 +94,6 @@ class TransformerBlock(layers.Layer):
         self.attention_norm = layers.LayerNormalization(epsilon=layer_norm_eps, name="attention_norm")
         self.self_attention = make_attention(attention, num_heads, key_dim, dropout, lsa=lsa, name="attention")
         self.mlp_norm = layers.LayerNormalization(epsilon=layer_norm_eps, name="mlp_norm")
-        self.mlp_dense = [layers.Dense(units, activation="gelu", name=f"mlp_dense{i}") for i, units in enumerate(self.mlp_units)]
-        self.mlp_dropout = layers.Dropout(dropout)
 
     def build(self, input_shape):
         if self.mlp_units[-1] != input_shape[-1]:
@@ -103,16 +101,20 @@ class TransformerBlock(layers.Layer):
         self.attention_norm.build(input_shape)
         self.self_attention.build(input_shape, input_shape)
         self.mlp_norm.build(input_shape)
-        width = input_shape
-        for dense in self.mlp_dense:
-            dense.build(width)
-            width = (*input_shape[:-1], dense.units)
+        # Made after the attention's weights, in the order the functional model of version 0.1 made them, so that
+        # a seed still draws the same initial weights and dropout seeds.
+        self.mlp_dense, self.mlp_dropout, width = [], [], input_shape
+        for i, units in enumerate(self.mlp_units):
+            self.mlp_dense.append(layers.Dense(units, activation="gelu", name=f"mlp_dense{i}"))
+            self.mlp_dense[-1].build(width)
+            self.mlp_dropout.append(layers.Dropout(self.dropout, name=f"mlp_dropout{i}"))
+            width = (*input_shape[:-1], units)
 
     def call(self, x, training=None):
         h = self.attention_norm(x)
         x = x + self.self_attention(h, h, training=training)
         h = self.mlp_norm(x)
-        for dense in self.mlp_dense: h = self.mlp_dropout(dense(h), training=training)
+        for dense, dropout in zip(self.mlp_dense, self.mlp_dropout): h = dropout(dense(h), training=training)
         return x + h
 
     def attention_scores(self, x):
