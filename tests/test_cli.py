@@ -5,10 +5,11 @@ import os
 import re
 import subprocess
 
-import numpy as np
+import keras
 import pytest
 from PIL import Image
 
+import vit_small_ds.models  # registers the layers, to load the models  # noqa: F401
 from vit_small_ds.data import load_dataset
 
 
@@ -130,6 +131,7 @@ def test_patience_stops_early_and_augment_picks_the_recipe(tmp_path):
     metrics = json.loads((out / "metrics.json").read_text())
     assert (metrics["epochs_run"], metrics["best_epoch"]) == (2, 1)  # nothing improves after the first epoch
     assert json.loads((out / "config.json").read_text())["augment"] == "none"
+    assert keras.saving.load_model(out / "model.keras").layers[1].name == "preprocessing"  # rescale and resize only
 
 
 def test_curves_of_one_epoch_are_drawn():

@@ -42,3 +42,5 @@ def test_killed_run_resumes_without_repeating_epochs(tmp_path, backend):
     history = {int(row["epoch"]): row for row in csv.DictReader(open(out / "history.csv"))}
     assert metrics["best_epoch"] == max(history, key=lambda e: float(history[e]["val_accuracy"]))
     assert "Epoch 1/4" not in second.stdout and "Epoch 4/4" in second.stdout  # it started after the backup
+    rates = [float(history[epoch]["learning_rate"]) for epoch in sorted(history)]
+    assert rates[0] > 1e-4 and rates[-1] < 1e-9  # the optimizer's step count carried on: the cosine ends at 0 after epoch 4

@@ -15,9 +15,9 @@ from .run_files import read_history
 
 # %% ../nbs/09b_callbacks.ipynb #85fb71c3
 class EpochLog(keras.callbacks.CSVLogger):
-    """Keras' `CSVLogger`, appending to `path` across restarts, with epochs counted from 1 (as Keras prints them)
-    and each epoch's `epoch_seconds`. The first epoch of a fit drops the rows of that epoch and later ones, so an
-    epoch that runs again has one row."""
+    """Keras' `CSVLogger`, appending to `path` across restarts, with epochs counted from 1 (as Keras prints them),
+    each epoch's `epoch_seconds` and the `learning_rate` its last step used. The first epoch of a fit drops the
+    rows of that epoch and later ones, so an epoch that runs again has one row."""
     def __init__(self, path):
         super().__init__(str(path), append=True)
 
@@ -32,7 +32,9 @@ class EpochLog(keras.callbacks.CSVLogger):
         self.epoch_start = time.perf_counter()
 
     def on_epoch_end(self, epoch, logs=None):
-        super().on_epoch_end(epoch + 1, {**(logs or {}), "epoch_seconds": time.perf_counter() - self.epoch_start})
+        seconds = time.perf_counter() - self.epoch_start
+        learning_rate = float(keras.ops.convert_to_numpy(self.model.optimizer.learning_rate))
+        super().on_epoch_end(epoch + 1, {**(logs or {}), "epoch_seconds": seconds, "learning_rate": learning_rate})
 
     def _drop_rows_from(self, epoch):
         with open(self.filename, newline="") as f: lines = f.read().splitlines(keepends=True)

@@ -179,7 +179,6 @@ def run_experiment(model:keras.Model, data:ImageDataset, config:TrainConfig=None
                    "epochs_run": len(rows), "train_seconds": round(sum(history["epoch_seconds"]), 1),
                    "fit_wall_seconds": round(fit_seconds, 1), "backend": keras.backend.backend(),
                    "devices": replicas(), "train_config": asdict(config)}
-        write_json(out / "metrics.json", metrics)
         write_json(out / "class_names.json", data.class_names)
         atomic_write(out / "model.keras", model.save)
         Path(best_weights).unlink()  # model.keras holds these weights now
@@ -188,6 +187,7 @@ def run_experiment(model:keras.Model, data:ImageDataset, config:TrainConfig=None
                              ("confusion_matrix.png", plot_confusion_matrix(data.y_test, predicted, data.class_names, title)[0])):
             atomic_write(out / name, figure.savefig)
             plt.close(figure)
+        write_json(out / "metrics.json", metrics)  # last: it marks the run as finished
     return history, metrics
 
 # %% ../nbs/09_training.ipynb #c6b151e1
