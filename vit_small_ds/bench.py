@@ -6,13 +6,13 @@
 __all__ = ['matmul_gflops', 'benchmark']
 
 # %% ../nbs/12_bench.ipynb #b2b20522
-import platform
 import statistics
 
 import keras
 import numpy as np
 
 from .data import ImageDataset
+from .devices import environment
 from .models import build_model, model_recipe
 from .time_budget import seconds_per_call
 from .training import TrainConfig, compile_model
@@ -52,10 +52,4 @@ def benchmark(model_name:str="sl_vit", preset:str="cifar100", batch_size:int=256
             "train_img_per_s": round(train_rate, 2), "infer_img_per_s": round(batch_size / infer_seconds, 2),
             "params": int(model.count_params()), "train_gflop_per_img": round(3 * flops / 1e9, 4),
             "achieved_gflops": round(achieved, 2), "matmul_gflops": round(peak, 2),
-            "peak_fraction": round(achieved / peak, 4), "backend": keras.backend.backend(),
-            "keras_version": keras.__version__, "backend_version": _backend_version(),
-            "python": platform.python_version(), "machine": platform.machine(), "steps": steps, "repeats": repeats}
-
-def _backend_version():
-    module = {"tensorflow": "tensorflow", "jax": "jax", "torch": "torch"}[keras.backend.backend()]
-    return __import__(module).__version__
+            "peak_fraction": round(achieved / peak, 4), "steps": steps, "repeats": repeats, **environment()}

@@ -7,7 +7,7 @@ __all__ = ['SHIFTVIT_PRESETS', 'check_num_div', 'shift_channels', 'DropPath', 'S
            'StackedShiftBlocks', 'ShiftViTConfig', 'create_shiftvit_classifier']
 
 # %% ../nbs/06_shiftvit.ipynb #f880ed6c
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import keras
 import numpy as np
