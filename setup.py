@@ -19,7 +19,7 @@ statuses = ["1 - Planning", "2 - Pre-Alpha", "3 - Alpha", "4 - Beta", "5 - Produ
 py_versions = "3.10 3.11 3.12".split()
 
 requirements = shlex.split(cfg.get("requirements", ""))
-dev_requirements = shlex.split(cfg.get("dev_requirements", ""))
+extras = {name: shlex.split(cfg.get(f"{name}_requirements", "")) for name in ("tensorflow", "jax", "dev")}
 min_python = cfg["min_python"]
 lic = licenses.get(cfg["license"].lower(), (cfg["license"], None))
 
@@ -38,7 +38,7 @@ setuptools.setup(
     include_package_data=True,
     package_data={cfg["lib_path"]: ["assets/*.npz"]},
     install_requires=requirements,
-    extras_require={"dev": dev_requirements},
+    extras_require=extras,
     python_requires=">=" + min_python,
     long_description=open("README.md", encoding="utf-8").read(),
     long_description_content_type="text/markdown",

@@ -1,1 +1,31 @@
+"""Vision Transformers for small image datasets, on Keras 3.
+
+`import vit_small_ds` is all a user needs: it registers every custom layer with Keras (so
+`keras.saving.load_model` finds them) and exposes the main API here. The modules hold the rest.
+This file is the one that nbdev leaves to us (it only updates `__version__`).
+"""
 __version__ = "0.1.0"
+
+import importlib.util as _importlib_util
+
+# The input pipelines are tf.data whatever the Keras backend, so TensorFlow is needed. It is not a
+# hard requirement, so that pip never puts a second TensorFlow next to the build a user already has.
+if _importlib_util.find_spec("tensorflow") is None:
+    raise ImportError("vit_small_ds needs TensorFlow (its input pipelines are tf.data, on every Keras backend), "
+                      "and none is installed: pip install 'vit_small_ds[tensorflow]', or the TensorFlow build "
+                      "of your choice (tensorflow-cpu, tensorflow[and-cuda]).")
+
+# Importing the modules that define layers registers them with Keras.
+from vit_small_ds import augmentation, lsa, schedules, shiftvit, spt, vit  # noqa: F401
+from vit_small_ds.attention_maps import attention_maps, plot_attention
+from vit_small_ds.data import ImageDataset, load_dataset, make_pipeline, show_images
+from vit_small_ds.models import MODELS, build_model
+from vit_small_ds.saving import load_pretrained, save_pretrained
+from vit_small_ds.shiftvit import SHIFTVIT_PRESETS, ShiftViTConfig, create_shiftvit_classifier
+from vit_small_ds.training import TrainConfig, compare, predict_probabilities, run_experiment
+from vit_small_ds.vit import VIT_PRESETS, ViTConfig, create_vit_classifier
+
+__all__ = ["ImageDataset", "MODELS", "SHIFTVIT_PRESETS", "ShiftViTConfig", "TrainConfig", "VIT_PRESETS", "ViTConfig",
+           "attention_maps", "build_model", "compare", "create_shiftvit_classifier", "create_vit_classifier",
+           "load_dataset", "load_pretrained", "make_pipeline", "plot_attention", "predict_probabilities",
+           "run_experiment", "save_pretrained", "show_images"]
