@@ -33,7 +33,7 @@ class RandomTranslation(CompiledOnJax, layers.RandomTranslation):
 # %% ../nbs/02_augmentation.ipynb #6b251215
 def adapted_normalization(x_train, batch_size:int=1024):
     "A `Normalization` layer holding the per-channel mean and variance of `x_train`."
-    normalization = layers.Normalization(name="normalization")
+    normalization = layers.Normalization(name="normalization", dtype="float32")  # its statistics stay float32 under mixed precision
     normalization.adapt(tf.data.Dataset.from_tensor_slices(x_train).batch(batch_size).map(lambda x: tf.cast(x, tf.float32)))
     return normalization
 

@@ -12,25 +12,29 @@ import keras
 import numpy as np
 
 from .data import ImageDataset
-from .devices import environment
+from .devices import environment, resolve_dtype_policy, using_dtype_policy
 from .models import build_model, model_recipe
 from .time_budget import seconds_per_call
 from .training import TrainConfig, compile_model
 
 # %% ../nbs/12_bench.ipynb #6f767d89
-def matmul_gflops(size:int=2048, repeats:int=5) -> float:
-    "GFLOP/s of a `size` x `size` float32 matmul on this backend (median of `repeats`, after a warm-up)."
-    a = keras.random.normal((size, size), seed=0)
-    b = keras.random.normal((size, size), seed=1)
-    def run(): keras.ops.convert_to_numpy(keras.ops.matmul(a, b)[0, 0])  # a scalar read waits for the product
+def matmul_gflops(size:int=2048, repeats:int=5, dtype:str="float32") -> float:
+    "GFLOP/s of a `size` x `size` matmul in `dtype` on this backend (median of `repeats`, after a warm-up)."
+    a = keras.ops.cast(keras.random.normal((size, size), seed=0), dtype)
+    b = keras.ops.cast(keras.random.normal((size, size), seed=1), dtype)
+    def run(): keras.ops.convert_to_numpy(keras.ops.cast(keras.ops.matmul(a, b)[0, 0], "float32"))  # a scalar read waits for the product
     run()
     return 2 * size ** 3 / statistics.median(seconds_per_call(run, [()] * repeats)) / 1e9
 
 # %% ../nbs/12_bench.ipynb #2abcff88
 def benchmark(model_name:str="sl_vit", preset:str="cifar100", batch_size:int=256, steps:int=10, repeats:int=3,
-              warmup:int=3, mixed_precision:bool=False, matmul_size:int=2048) -> dict:
-    "Training and inference images/s of `model_name` at `preset` on random data, with FLOP rates."
-    if mixed_precision: keras.mixed_precision.set_global_policy("mixed_bfloat16")
+              warmup:int=3, dtype_policy:str="float32", matmul_size:int=2048) -> dict:
+    """Training and inference images/s of `model_name` at `preset` on random data, with FLOP rates, under
+    `dtype_policy` ('float32', 'mixed_bfloat16', 'mixed_float16' or 'auto', see `devices.resolve_dtype_policy`)."""
+    policy = resolve_dtype_policy(dtype_policy)
+    with using_dtype_policy(policy): return _benchmark(model_name, preset, batch_size, steps, repeats, warmup, matmul_size)
+
+def _benchmark(model_name, preset, batch_size, steps, repeats, warmup, matmul_size):
     recipe = model_recipe(model_name)
     config = recipe.config(preset)
     rng = np.random.default_rng(0)
@@ -46,10 +50,11 @@ def benchmark(model_name:str="sl_vit", preset:str="cifar100", batch_size:int=256
     train_seconds = seconds_per_step(lambda: model.train_on_batch(x, y))
     for _ in range(warmup): model.predict_on_batch(x)
     infer_seconds = seconds_per_step(lambda: np.asarray(model.predict_on_batch(x)))
-    train_rate, peak = batch_size / train_seconds, matmul_gflops(matmul_size)
+    compute_dtype = keras.config.dtype_policy().compute_dtype
+    train_rate, peak = batch_size / train_seconds, matmul_gflops(matmul_size, dtype=compute_dtype)
     achieved = train_rate * 3 * flops / 1e9
-    return {"model": model_name, "preset": preset, "batch_size": batch_size, "mixed_precision": mixed_precision,
+    return {"model": model_name, "preset": preset, "batch_size": batch_size, "compute_dtype": compute_dtype,
             "train_img_per_s": round(train_rate, 2), "infer_img_per_s": round(batch_size / infer_seconds, 2),
             "params": int(model.count_params()), "train_gflop_per_img": round(3 * flops / 1e9, 4),
-            "achieved_gflops": round(achieved, 2), "matmul_gflops": round(peak, 2),
+            "achieved_gflops": round(achieved, 2), "matmul_gflops": round(peak, 2),  # in compute_dtype
             "peak_fraction": round(achieved / peak, 4), "steps": steps, "repeats": repeats, **environment()}

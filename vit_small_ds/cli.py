@@ -21,7 +21,7 @@ from PIL import Image, UnidentifiedImageError
 from .bench import benchmark
 from .checks import invalid_argument
 from .data import load_dataset, make_pipeline
-from .devices import data_parallel
+from .devices import DTYPE_POLICIES, data_parallel, resolve_dtype_policy, using_dtype_policy
 from .lsa import ATTENTION_KINDS
 from .models import AUGMENTS, MODELS, build_model, model_recipe
 from .run_files import prepare_run_folder
@@ -61,6 +61,13 @@ _PRESETS = "; ".join(f"{name}: {', '.join(recipe.presets)}" for name, recipe in 
 def _add_model_flags(parser, preset:str):
     parser.add_argument("--model", default="sl_vit", choices=list(MODELS), help="the model")
     parser.add_argument("--preset", default=preset, help=f"architecture preset of the model's family ({_PRESETS})")
+
+def _add_dtype_flags(parser, default:str):
+    parser.add_argument("--dtype-policy", default=default, choices=DTYPE_POLICIES,
+                        help="compute dtype: float32, bfloat16 or float16 with float32 weights, or auto (bfloat16 where the hardware has it)")
+    parser.add_argument("--mixed-precision", dest="dtype_policy", action="store_const", const="mixed_bfloat16",
+                        help="shorthand for --dtype-policy mixed_bfloat16")
+
 _TRAIN_EXAMPLES = """  vit_small_ds_train                                    # SL-ViT on the embedded sample, 10 epochs
   vit_small_ds_train --model vit --epochs 20 --output runs/vit
   vit_small_ds_train --dataset fashion_mnist --preset cpu --time-budget 15
@@ -89,6 +96,7 @@ def train_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=d.seed, help="seed of the splits, the initial weights and the augmentation")
     p.add_argument("--output", help="run folder; default runs/<model>_<dataset>")
     p.add_argument("--overwrite", action="store_true", help="start afresh in a folder that holds a finished run")
+    _add_dtype_flags(p, default=d.dtype_policy)
     p.add_argument("--distribute", action="store_true", help="train data-parallel on every local device (GPUs, else CPUs)")
     p.add_argument("--verbose", type=int, default=d.verbose, choices=(0, 1, 2), help="0: silent, 1: progress bars, 2: one line per epoch")
     return p
@@ -100,13 +108,14 @@ def _dataset_source(dataset:str) -> str:
 def train(argv=None) -> dict:
     "Run `vit_small_ds_train` with the command-line words `argv`; return the run's metrics."
     a = train_parser().parse_args(argv)
+    policy = resolve_dtype_policy(a.dtype_policy)
     overrides = {"attention": a.attention} if a.attention else {}
     model_recipe(a.model).config(a.preset, **overrides)  # the preset and the settings, checked before the data loads
     output = a.output or f"runs/{a.model}_{Path(a.dataset).name}"
     config = TrainConfig(epochs=a.epochs, batch_size=a.batch_size, learning_rate=a.learning_rate, weight_decay=a.weight_decay,
                          warmup_fraction=a.warmup_fraction, label_smoothing=a.label_smoothing, mixing=a.mixing, seed=a.seed,
                          output_dir=output, verbose=a.verbose, time_budget=a.time_budget, patience=a.patience,
-                         overwrite=a.overwrite)
+                         overwrite=a.overwrite, dtype_policy=policy)
     prepare_run_folder(output, a.overwrite)  # a finished run is refused before the data loads
     data = load_dataset(a.dataset, data_dir=a.data_dir, validation_split=a.validation_split, seed=a.seed, image_size=a.image_size)
     settings = {"preset": a.preset, "overrides": overrides, "augment": a.augment, "dataset_source": _dataset_source(a.dataset),
@@ -114,9 +123,9 @@ def train(argv=None) -> dict:
                 "architecture": asdict(model_recipe(a.model).config(a.preset, input_shape=data.input_shape,
                                                                     num_classes=data.num_classes, **overrides))}
     keras.utils.set_random_seed(a.seed)
-    with data_parallel() if a.distribute else contextlib.nullcontext():
+    with data_parallel() if a.distribute else contextlib.nullcontext(), using_dtype_policy(policy):
         model = build_model(a.model, data, a.preset, augment=a.augment, **overrides)
-        print(f"{model.name}: {model.count_params():,} parameters; {data}")
+        print(f"{model.name}: {model.count_params():,} parameters, {policy}{' (auto)' if a.dtype_policy == 'auto' else ''}; {data}")
         _, metrics = run_experiment(model, data, config, settings=settings)
     print(f"{metrics['model']} on {metrics['dataset']}: test accuracy {100 * metrics['test_accuracy']:.2f}%, "
           f"top-5 {100 * metrics['test_top5_accuracy']:.2f}% (best epoch {metrics['best_epoch']} of "
@@ -215,13 +224,13 @@ def bench_parser() -> argparse.ArgumentParser:
     p.add_argument("--steps", type=_positive_int, default=10, help="timed steps per repeat")
     p.add_argument("--repeats", type=_positive_int, default=3, help="repeats; the median is reported")
     p.add_argument("--warmup", type=_positive_int, default=3, help="untimed steps first (compilation)")
-    p.add_argument("--mixed-precision", action="store_true", help="bfloat16 compute, float32 weights")
+    _add_dtype_flags(p, default="float32")
     return p
 
 def bench(argv=None) -> dict:
     "Run `vit_small_ds_bench` with the command-line words `argv`; return the measurements."
     a = bench_parser().parse_args(argv)
-    result = benchmark(a.model, a.preset, a.batch_size, a.steps, a.repeats, a.warmup, a.mixed_precision)
+    result = benchmark(a.model, a.preset, a.batch_size, a.steps, a.repeats, a.warmup, a.dtype_policy)
     print(json.dumps(result))
     return result
 

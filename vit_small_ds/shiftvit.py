@@ -83,15 +83,15 @@ class ShiftViTBlock(layers.Layer):
         super().__init__(**kwargs)
         self.num_div, self.shift_pixel, self.mlp_expand_ratio = num_div, shift_pixel, mlp_expand_ratio
         self.dropout, self.drop_path_rate, self.layer_norm_eps = dropout, drop_path_rate, layer_norm_eps
-        self.layer_norm = layers.LayerNormalization(epsilon=layer_norm_eps, name="norm")
-        self.drop_path = DropPath(drop_path_rate, name="drop_path")
-        self.mlp_dropout = layers.Dropout(dropout)
+        self.layer_norm = layers.LayerNormalization(epsilon=layer_norm_eps, name="norm", dtype=self.dtype_policy)
+        self.drop_path = DropPath(drop_path_rate, name="drop_path", dtype=self.dtype_policy)
+        self.mlp_dropout = layers.Dropout(dropout, dtype=self.dtype_policy)
 
     def build(self, input_shape):
         channels = input_shape[-1]
         self.layer_norm.build(input_shape)
-        self.fc1 = layers.Dense(self.mlp_expand_ratio * channels, activation="gelu", name="fc1")
-        self.fc2 = layers.Dense(channels, name="fc2")
+        self.fc1 = layers.Dense(self.mlp_expand_ratio * channels, activation="gelu", name="fc1", dtype=self.dtype_policy)
+        self.fc2 = layers.Dense(channels, name="fc2", dtype=self.dtype_policy)
         self.fc1.build(input_shape)
         self.fc2.build((*input_shape[:-1], self.mlp_expand_ratio * channels))
 
@@ -113,12 +113,12 @@ class PatchMerging(layers.Layer):
     def __init__(self, layer_norm_eps:float=1e-5, **kwargs):
         super().__init__(**kwargs)
         self.layer_norm_eps = layer_norm_eps
-        self.layer_norm = layers.LayerNormalization(epsilon=layer_norm_eps, name="norm")
+        self.layer_norm = layers.LayerNormalization(epsilon=layer_norm_eps, name="norm", dtype=self.dtype_policy)
 
     def build(self, input_shape):
         self.layer_norm.build(input_shape)
         self.reduction = layers.Conv2D(2 * input_shape[-1], kernel_size=2, strides=2, padding="same",
-                                       use_bias=False, name="reduction")
+                                       use_bias=False, name="reduction", dtype=self.dtype_policy)
         self.reduction.build(input_shape)
 
     def call(self, x):
@@ -140,9 +140,10 @@ class StackedShiftBlocks(layers.Layer):
         self.drop_path_rates, self.merge = [float(r) for r in drop_path_rates], merge
         self.num_div, self.shift_pixel, self.mlp_expand_ratio = num_div, shift_pixel, mlp_expand_ratio
         self.dropout, self.layer_norm_eps = dropout, layer_norm_eps
-        self.blocks = [ShiftViTBlock(num_div, shift_pixel, mlp_expand_ratio, dropout, rate, layer_norm_eps, name=f"block{i}")
+        self.blocks = [ShiftViTBlock(num_div, shift_pixel, mlp_expand_ratio, dropout, rate, layer_norm_eps, name=f"block{i}",
+                                     dtype=self.dtype_policy)
                        for i, rate in enumerate(self.drop_path_rates)]
-        self.patch_merging = PatchMerging(layer_norm_eps, name="merge") if merge else None
+        self.patch_merging = PatchMerging(layer_norm_eps, name="merge", dtype=self.dtype_policy) if merge else None
 
     def build(self, input_shape):
         for block in self.blocks: block.build(input_shape)
@@ -220,4 +221,5 @@ def create_shiftvit_classifier(config:ShiftViTConfig, augmentation=None, name:st
         start += depth
     x = layers.LayerNormalization(epsilon=c.layer_norm_eps, name="norm")(x)
     x = layers.GlobalAveragePooling2D(name="pool")(x)
-    return keras.Model(inputs, layers.Dense(c.num_classes, name="logits")(x), name=name)
+    logits = layers.Dense(c.num_classes, name="logits", dtype="float32")(x)  # float32 under mixed precision too: softmax, loss, metrics
+    return keras.Model(inputs, logits, name=name)

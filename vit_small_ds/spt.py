@@ -122,9 +122,9 @@ class ShiftedPatchTokenization(layers.Layer):
         check_patch_size(patch_size, image_size)
         self.image_size, self.patch_size, self.projection_dim = image_size, patch_size, projection_dim
         self.shifted, self.layer_norm_eps = shifted, layer_norm_eps
-        self.patches = Patches(patch_size, name="patches")
-        self.layer_norm = layers.LayerNormalization(epsilon=layer_norm_eps, name="layer_norm") if shifted else None
-        self.projection = layers.Dense(projection_dim, name="projection")
+        self.patches = Patches(patch_size, name="patches", dtype=self.dtype_policy)
+        self.layer_norm = layers.LayerNormalization(epsilon=layer_norm_eps, name="layer_norm", dtype=self.dtype_policy) if shifted else None
+        self.projection = layers.Dense(projection_dim, name="projection", dtype=self.dtype_policy)
 
     @property
     def num_patches(self): return (self.image_size // self.patch_size) ** 2

@@ -20,9 +20,9 @@ from keras import ops
 
 from .augmentation import label_mixing, one_hot_labels
 from .callbacks import EpochLog, NonFiniteLossError, StopOnNonFiniteLoss
-from .checks import check_positive, check_positive_int, check_rate
+from .checks import check_choice, check_positive, check_positive_int, check_rate
 from .data import ImageDataset, make_pipeline
-from .devices import check_batches_split, environment, replicas
+from .devices import DTYPE_POLICIES, check_batches_split, environment, replicas, resolve_dtype_policy
 from .run_files import atomic_write, plot_confusion_matrix, plot_history, prepare_run_folder, read_history, write_json
 from .schedules import warmup_cosine
 from .time_budget import StopAtDeadline, measure_step_seconds, plan_epochs
@@ -44,6 +44,7 @@ class TrainConfig:
     time_budget: float = None  # minutes of training; when set, it decides the number of epochs (see below)
     patience: int = None  # stop after this many epochs without a better validation accuracy; None: never
     overwrite: bool = False  # start afresh in an `output_dir` that holds a finished run (else refuse)
+    dtype_policy: str = "float32"  # or "mixed_bfloat16", "mixed_float16", "auto" (devices.resolve_dtype_policy)
 
     def __post_init__(self):
         check_positive_int(epochs=self.epochs, batch_size=self.batch_size)
@@ -51,6 +52,7 @@ class TrainConfig:
         check_positive(learning_rate=self.learning_rate)
         if self.time_budget is not None: check_positive(time_budget=self.time_budget)
         if self.patience is not None: check_positive_int(patience=self.patience)
+        check_choice(DTYPE_POLICIES, dtype_policy=self.dtype_policy)
 
     @property
     def one_hot(self) -> bool:
@@ -132,6 +134,12 @@ def run_experiment(model:keras.Model, data:ImageDataset, config:TrainConfig=None
     `settings` (how the model and the data were made, e.g. by the command line) go into `config.json`."""
     config = config or TrainConfig()
     started = time.monotonic()
+    policy = resolve_dtype_policy(config.dtype_policy)
+    if model.dtype_policy.name != policy:
+        raise ValueError(f"`model` {model.name!r} was built under the dtype policy {model.dtype_policy.name!r}, but "
+                         f"config.dtype_policy={config.dtype_policy!r} asks for {policy!r}: build the model inside "
+                         f"`devices.using_dtype_policy({policy!r})`.")
+    config = replace(config, dtype_policy=policy)  # the run's files record what ran, not 'auto'
     for split in ("train", "val", "test"): check_labels(getattr(data, f"y_{split}"), data.num_classes, f"y_{split}")
     keras.utils.set_random_seed(config.seed)
     to_one_hot = one_hot_labels(data.num_classes) if config.one_hot else None

@@ -91,9 +91,10 @@ class TransformerBlock(layers.Layer):
         super().__init__(**kwargs)
         self.num_heads, self.key_dim, self.mlp_units, self.dropout = num_heads, key_dim, tuple(mlp_units), dropout
         self.attention, self.lsa, self.layer_norm_eps = attention, lsa, layer_norm_eps
-        self.attention_norm = layers.LayerNormalization(epsilon=layer_norm_eps, name="attention_norm")
-        self.self_attention = make_attention(attention, num_heads, key_dim, dropout, lsa=lsa, name="attention")
-        self.mlp_norm = layers.LayerNormalization(epsilon=layer_norm_eps, name="mlp_norm")
+        self.attention_norm = layers.LayerNormalization(epsilon=layer_norm_eps, name="attention_norm", dtype=self.dtype_policy)
+        self.self_attention = make_attention(attention, num_heads, key_dim, dropout, lsa=lsa, name="attention",
+                                             dtype=self.dtype_policy)
+        self.mlp_norm = layers.LayerNormalization(epsilon=layer_norm_eps, name="mlp_norm", dtype=self.dtype_policy)
 
     def build(self, input_shape):
         if self.mlp_units[-1] != input_shape[-1]:
@@ -105,9 +106,9 @@ class TransformerBlock(layers.Layer):
         # a seed still draws the same initial weights and dropout seeds.
         self.mlp_dense, self.mlp_dropout, width = [], [], input_shape
         for i, units in enumerate(self.mlp_units):
-            self.mlp_dense.append(layers.Dense(units, activation="gelu", name=f"mlp_dense{i}"))
+            self.mlp_dense.append(layers.Dense(units, activation="gelu", name=f"mlp_dense{i}", dtype=self.dtype_policy))
             self.mlp_dense[-1].build(width)
-            self.mlp_dropout.append(layers.Dropout(self.dropout, name=f"mlp_dropout{i}"))
+            self.mlp_dropout.append(layers.Dropout(self.dropout, name=f"mlp_dropout{i}", dtype=self.dtype_policy))
             width = (*input_shape[:-1], units)
 
     def call(self, x, training=None):
@@ -148,4 +149,5 @@ def create_vit_classifier(config:ViTConfig, augmentation=None, name:str="vit_cla
     x = layers.GlobalAveragePooling1D(name="head_pool")(x) if c.global_pool else layers.Flatten(name="head_flatten")(x)
     x = layers.Dropout(c.head_dropout, name="head_dropout")(x)
     x = mlp(x, c.mlp_head_units, c.head_dropout, "head_mlp")
-    return keras.Model(inputs, layers.Dense(c.num_classes, name="logits")(x), name=name)
+    logits = layers.Dense(c.num_classes, name="logits", dtype="float32")(x)  # float32 under mixed precision too: softmax, loss, metrics
+    return keras.Model(inputs, logits, name=name)

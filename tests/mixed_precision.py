@@ -1,0 +1,91 @@
+"""Every custom layer under `mixed_bfloat16` against the same layer in float32; run by
+tests/test_mixed_precision.py on each backend (KERAS_BACKEND is read when keras is imported).
+
+    python tests/mixed_precision.py layers        # each layer: policy, dtypes, values
+    python tests/mixed_precision.py saved DIR     # a bf16-trained model, saved, loaded into a float32 one
+
+Prints one JSON line.
+"""
+import json
+import sys
+from pathlib import Path
+
+import keras
+import numpy as np
+
+import vit_small_ds
+from vit_small_ds.augmentation import RandomRotation, RandomTranslation, RandomZoom
+from vit_small_ds.devices import using_dtype_policy
+from vit_small_ds.lsa import CosineAttention, LinearAttention, MultiHeadAttentionLSA
+from vit_small_ds.shiftvit import DropPath, PatchMerging, ShiftViTBlock, StackedShiftBlocks
+from vit_small_ds.spt import PatchEncoder, Patches, ShiftedPatchTokenization
+from vit_small_ds.vit import TransformerBlock
+
+rng = np.random.default_rng(0)
+images = rng.uniform(0, 1, (2, 12, 12, 3)).astype("float32")
+tokens = rng.normal(size=(2, 9, 16)).astype("float32")
+feature_map = rng.normal(size=(2, 8, 8, 24)).astype("float32")
+
+# name: (factory taking dtype, inputs)
+LAYERS = {
+    "Patches": (lambda dtype: Patches(4, dtype=dtype), (images,)),
+    "PatchEncoder": (lambda dtype: PatchEncoder(9, 16, dtype=dtype), (tokens,)),
+    "ShiftedPatchTokenization": (lambda dtype: ShiftedPatchTokenization(12, 4, 16, dtype=dtype), (images,)),
+    "ShiftedPatchTokenization(shifted=False)": (lambda dtype: ShiftedPatchTokenization(12, 4, 16, shifted=False, dtype=dtype), (images,)),
+    "MultiHeadAttentionLSA": (lambda dtype: MultiHeadAttentionLSA(2, 8, dtype=dtype), (tokens, tokens)),
+    "CosineAttention": (lambda dtype: CosineAttention(2, 8, diagonal_mask=True, dtype=dtype), (tokens, tokens)),
+    "LinearAttention": (lambda dtype: LinearAttention(2, 8, diagonal_mask=True, dtype=dtype), (tokens, tokens)),
+    "TransformerBlock": (lambda dtype: TransformerBlock(2, 8, (32, 16), lsa=True, dtype=dtype), (tokens,)),
+    "TransformerBlock(standard)": (lambda dtype: TransformerBlock(2, 8, (32, 16), dtype=dtype), (tokens,)),
+    "DropPath": (lambda dtype: DropPath(0.5, dtype=dtype), (feature_map,)),
+    "ShiftViTBlock": (lambda dtype: ShiftViTBlock(num_div=12, dtype=dtype), (feature_map,)),
+    "PatchMerging": (lambda dtype: PatchMerging(dtype=dtype), (feature_map,)),
+    "StackedShiftBlocks": (lambda dtype: StackedShiftBlocks([0.0, 0.1], merge=True, dtype=dtype), (feature_map,)),
+    "RandomRotation": (lambda dtype: RandomRotation(0.1, seed=1, dtype=dtype), (images,)),
+    "RandomZoom": (lambda dtype: RandomZoom(0.2, 0.2, seed=1, dtype=dtype), (images,)),
+    "RandomTranslation": (lambda dtype: RandomTranslation(0.1, 0.1, seed=1, dtype=dtype), (images,)),
+}
+
+
+def sublayers(layer):
+    return list(layer._flatten_layers(include_self=True, recursive=True))
+
+
+def check_layers():
+    report = {}
+    for name, (factory, inputs) in LAYERS.items():
+        exact, mixed = factory("float32"), factory("mixed_bfloat16")
+        expected = np.asarray(exact(*inputs))
+        if exact.weights:
+            mixed(*inputs)  # builds it
+            mixed.set_weights(exact.get_weights())
+        output = mixed(*inputs)  # for the random layers, the first draw of the same seed, as for `exact`
+        values = np.asarray(keras.ops.cast(output, "float32"))
+        report[name] = {
+            "output_dtype": keras.backend.standardize_dtype(output.dtype),
+            "policies": sorted({sub.dtype_policy.name for sub in sublayers(mixed)}),
+            "variable_dtypes": sorted({keras.backend.standardize_dtype(v.dtype) for v in mixed.weights}),
+            "relative_error": float(np.abs(values - expected).max() / max(np.abs(expected).max(), 1e-6))}
+    return report
+
+
+def train_save_and_load(folder):
+    "Train a small SL-ViT a little under mixed_bfloat16, save it, load its weights into a float32 twin, compare."
+    data = vit_small_ds.load_dataset("sample")
+    keras.utils.set_random_seed(0)
+    with using_dtype_policy("mixed_bfloat16"):
+        model = vit_small_ds.build_model("sl_vit", data, transformer_layers=2)
+    _, metrics = vit_small_ds.run_experiment(model, data, vit_small_ds.TrainConfig(epochs=1, dtype_policy="mixed_bfloat16", verbose=0))
+    path = Path(folder) / "bf16.keras"
+    model.save(path)
+    float32_twin = vit_small_ds.build_model("sl_vit", data, transformer_layers=2)
+    float32_twin.load_weights(path)
+    probabilities = [vit_small_ds.predict_probabilities(m, data.x_test[:256]) for m in (model, float32_twin)]
+    return {"twin_policy": float32_twin.dtype_policy.name, "test_accuracy": metrics["test_accuracy"],
+            "max_probability_difference": float(np.abs(probabilities[0] - probabilities[1]).max()),
+            "same_class": float((probabilities[0].argmax(1) == probabilities[1].argmax(1)).mean())}
+
+
+if __name__ == "__main__":
+    result = check_layers() if sys.argv[1] == "layers" else train_save_and_load(sys.argv[2])
+    print(json.dumps({"backend": keras.backend.backend(), "result": result}))

@@ -1,0 +1,40 @@
+"Mixed precision end to end: every custom layer under mixed_bfloat16, and a bf16-trained model read back in float32."
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SCRIPT = Path(__file__).with_name("mixed_precision.py")
+BFLOAT16_TOLERANCE = 0.02  # bfloat16 rounds to 8 significant bits (0.4%); an output is a few roundings away
+
+
+def run(backend, *args):
+    env = {**os.environ, "KERAS_BACKEND": backend, "TF_CPP_MIN_LOG_LEVEL": "3"}
+    result = subprocess.run([sys.executable, str(SCRIPT), *args], env=env, capture_output=True, text=True, timeout=900)
+    assert result.returncode == 0, result.stderr[-3000:]
+    report = json.loads(result.stdout.strip().splitlines()[-1])
+    assert report["backend"] == backend
+    return report["result"]
+
+
+@pytest.mark.parametrize("backend", ["tensorflow", "jax"])
+def test_every_layer_computes_in_bfloat16_with_float32_weights(backend):
+    report = run(backend, "layers")
+    assert len(report) == 16
+    for name, layer in report.items():
+        assert layer["output_dtype"] == "bfloat16", (name, layer)
+        assert layer["policies"] == ["mixed_bfloat16"], (name, layer)  # every sublayer follows its parent's policy
+        assert layer["variable_dtypes"] in ([], ["float32"]), (name, layer)
+        assert layer["relative_error"] < BFLOAT16_TOLERANCE, (name, layer)
+
+
+@pytest.mark.parametrize("backend", ["tensorflow", "jax"])
+def test_a_bfloat16_trained_model_predicts_the_same_in_float32(backend, tmp_path):
+    report = run(backend, "saved", str(tmp_path))
+    assert report["twin_policy"] == "float32"
+    assert report["test_accuracy"] > 0.3, report  # it trained (chance is 0.1)
+    assert report["max_probability_difference"] < BFLOAT16_TOLERANCE, report
+    assert report["same_class"] >= 0.97, report
