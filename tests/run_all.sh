@@ -20,7 +20,7 @@ fi
 echo "== notebooks in a runtime-only environment (TensorFlow)"
 python3 -m venv .venv-notebooks
 .venv-notebooks/bin/pip install -q ".[tensorflow]" "execnb<0.2"
-KERAS_BACKEND=tensorflow .venv-notebooks/bin/python tests/run_notebooks.py $(ls nbs/[0-9]*.ipynb | grep -v 13_experiments)
+KERAS_BACKEND=tensorflow .venv-notebooks/bin/python tests/run_notebooks.py --jobs 2 $(ls nbs/[0-9]*.ipynb | grep -v 13_experiments)
 
 echo "== nbdev_test 13_experiments (TensorFlow; its eval: false cells, the full-size runs, skipped)"
 KERAS_BACKEND=tensorflow nbdev_test --path nbs/13_experiments.ipynb
