@@ -238,7 +238,8 @@ def show_images(images, labels, class_names, n:int=16, ncols:int=8, predictions=
     "A grid of the first `n` images titled with their class names (and predictions, when given)."
     n = min(n, len(images))
     nrows = -(-n // ncols)
-    fig, axes = plt.subplots(nrows, ncols, figsize=(1.5 * ncols, 1.7 * nrows), squeeze=False)
+    row_height = 1.7 if predictions is None else 2.0  # two-line titles need the room
+    fig, axes = plt.subplots(nrows, ncols, figsize=(1.5 * ncols, row_height * nrows), squeeze=False)
     for i, ax in enumerate(axes.flat):
         ax.axis("off")
         if i >= n: continue
