@@ -1,11 +1,8 @@
 "Mixed precision end to end: every custom layer under mixed_bfloat16, and a bf16-trained model read back in float32."
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from processes import json_report
 
 SCRIPT = Path(__file__).with_name("mixed_precision.py")
 BFLOAT16_TOLERANCE = 0.02  # bfloat16 rounds to 8 significant bits (0.4%); a layer's output is a few roundings away
@@ -15,12 +12,7 @@ NETWORK_PROBABILITY_TOLERANCE = 0.05
 
 
 def run(backend, *args):
-    env = {**os.environ, "KERAS_BACKEND": backend, "TF_CPP_MIN_LOG_LEVEL": "3"}
-    result = subprocess.run([sys.executable, str(SCRIPT), *args], env=env, capture_output=True, text=True, timeout=900)
-    assert result.returncode == 0, result.stderr[-3000:]
-    report = json.loads(result.stdout.strip().splitlines()[-1])
-    assert report["backend"] == backend
-    return report["result"]
+    return json_report([str(SCRIPT), *args], backend)["result"]
 
 
 @pytest.mark.parametrize("backend", ["tensorflow", "jax"])

@@ -1,12 +1,10 @@
 """`import vit_small_ds` alone is enough: it registers every custom layer, so a fresh Python loads any
 saved model with `import keras, vit_small_ds; keras.saving.load_model(path)` and nothing else."""
 import json
-import os
-import subprocess
-import sys
 import textwrap
 
 import pytest
+from processes import run_python
 
 MODELS = {"sl_vit": dict(transformer_layers=1), "lsa_vit": dict(transformer_layers=1, attention="cosine"),
           "shiftvit": {}}
@@ -44,11 +42,7 @@ LOAD = textwrap.dedent("""
 """)
 
 
-def run(code, backend, *args):
-    env = {**os.environ, "KERAS_BACKEND": backend, "TF_CPP_MIN_LOG_LEVEL": "3"}
-    result = subprocess.run([sys.executable, "-c", code, *args], env=env, capture_output=True, text=True, timeout=900)
-    assert result.returncode == 0, result.stderr[-3000:]
-    return result.stdout
+def run(code, backend, *args): return run_python(["-c", code, *args], backend)
 
 
 @pytest.mark.parametrize("backend", ["tensorflow", "jax"])

@@ -1,22 +1,14 @@
 "Every model variant saves and loads back exactly, on each backend and from TensorFlow to JAX."
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from processes import json_report
 
 SCRIPT = Path(__file__).with_name("roundtrip.py")
 
 
 def roundtrip(mode, folder, backend):
-    env = {**os.environ, "KERAS_BACKEND": backend, "TF_CPP_MIN_LOG_LEVEL": "3"}
-    result = subprocess.run([sys.executable, str(SCRIPT), mode, str(folder)], env=env, capture_output=True, text=True, timeout=1200)
-    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
-    report = json.loads(result.stdout.strip().splitlines()[-1])
-    assert report["backend"] == backend
-    return report["max_abs_difference"]
+    return json_report([str(SCRIPT), mode, str(folder)], backend, timeout=1200)["max_abs_difference"]
 
 
 @pytest.mark.parametrize("backend", ["tensorflow", "jax"])

@@ -67,9 +67,8 @@ def fast_bfloat16() -> bool:
         device = jax.devices()[0]
         if device.platform == "tpu": return True
         if device.platform == "gpu": return float(getattr(device, "compute_capability", 0)) >= 8.0
-    elif keras.backend.backend() == "tensorflow" and tf.config.list_physical_devices("GPU"):
-        details = tf.config.experimental.get_device_details(tf.config.list_physical_devices("GPU")[0])
-        return tuple(details.get("compute_capability", (0, 0))) >= (8, 0)
+    elif keras.backend.backend() == "tensorflow" and (gpus := tf.config.list_physical_devices("GPU")):
+        return tuple(tf.config.experimental.get_device_details(gpus[0]).get("compute_capability", (0, 0))) >= (8, 0)
     return _cpu_has_bfloat16()
 
 def resolve_dtype_policy(dtype_policy:str) -> str:
