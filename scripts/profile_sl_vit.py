@@ -1,6 +1,6 @@
 """Where an SL-ViT training step spends its time: each part of the `cifar100` preset trained alone.
 
-    KERAS_BACKEND=tensorflow python scripts/profile_sl_vit.py
+    KERAS_BACKEND=tensorflow python scripts/profile_sl_vit.py [--dtype-policy mixed_bfloat16] [PART ...]
     KERAS_BACKEND=jax python scripts/profile_sl_vit.py
 
 Each part is wrapped in a small model (part -> pooled -> Dense(1), mean squared error, AdamW) and
@@ -9,8 +9,8 @@ the work the part adds to a real step. The attention core is then built up stage
 the diagonal mask, softmax, dropout, the weighted sum of the values); each stage's cost is the
 difference to the stage before. Prints one JSON line per measurement.
 """
+import argparse
 import json
-import sys
 import time
 
 import keras
@@ -91,7 +91,7 @@ class AttentionCore(layers.Layer):
         if "qk" in self.stages:
             x = ops.matmul(heads / self.tau, ops.swapaxes(heads, -1, -2))
         if "mask" in self.stages:
-            x = x + ops.eye(x.shape[-1]) * -1e9
+            x = x + ops.cast(ops.eye(x.shape[-1]) * -1e9, x.dtype)
         if "softmax" in self.stages: x = ops.softmax(x, axis=-1)
         if "dropout" in self.stages: x = self.dropout(x, training=training)
         if "av" in self.stages: x = ops.matmul(x, heads)
@@ -129,6 +129,12 @@ def step_milliseconds(build):
 
 
 if __name__ == "__main__":
-    for name in sys.argv[1:] or PARTS:
-        print(json.dumps({"part": name, "backend": keras.backend.backend(), "batch": BATCH,
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("parts", nargs="*", default=list(PARTS), help=f"parts to time (default: all): {', '.join(PARTS)}")
+    parser.add_argument("--dtype-policy", default="float32", help="Keras dtype policy the parts are built under")
+    args = parser.parse_args()
+    if unknown := set(args.parts) - set(PARTS): parser.error(f"unknown parts {sorted(unknown)}; choose from {list(PARTS)}")
+    keras.config.set_dtype_policy(args.dtype_policy)
+    for name in args.parts:
+        print(json.dumps({"part": name, "backend": keras.backend.backend(), "dtype_policy": args.dtype_policy, "batch": BATCH,
                           "ms_per_step": round(step_milliseconds(PARTS[name]), 1)}), flush=True)

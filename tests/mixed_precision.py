@@ -17,7 +17,8 @@ import vit_small_ds
 from vit_small_ds.augmentation import RandomRotation, RandomTranslation, RandomZoom
 from vit_small_ds.devices import using_dtype_policy
 from vit_small_ds.lsa import CosineAttention, LinearAttention, MultiHeadAttentionLSA
-from vit_small_ds.shiftvit import DropPath, PatchMerging, ShiftViTBlock, StackedShiftBlocks
+from vit_small_ds.regularization import DropPath, Dropout
+from vit_small_ds.shiftvit import PatchMerging, ShiftViTBlock, StackedShiftBlocks
 from vit_small_ds.spt import PatchEncoder, Patches, ShiftedPatchTokenization
 from vit_small_ds.vit import TransformerBlock
 
@@ -38,6 +39,7 @@ LAYERS = {
     "TransformerBlock": (lambda dtype: TransformerBlock(2, 8, (32, 16), lsa=True, dtype=dtype), (tokens,)),
     "TransformerBlock(standard)": (lambda dtype: TransformerBlock(2, 8, (32, 16), dtype=dtype), (tokens,)),
     "DropPath": (lambda dtype: DropPath(0.5, dtype=dtype), (feature_map,)),
+    "Dropout": (lambda dtype: Dropout(0.5, dtype=dtype), (feature_map,)),
     "ShiftViTBlock": (lambda dtype: ShiftViTBlock(num_div=12, dtype=dtype), (feature_map,)),
     "PatchMerging": (lambda dtype: PatchMerging(dtype=dtype), (feature_map,)),
     "StackedShiftBlocks": (lambda dtype: StackedShiftBlocks([0.0, 0.1], merge=True, dtype=dtype), (feature_map,)),

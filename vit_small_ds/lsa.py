@@ -13,6 +13,7 @@ import keras
 from keras import layers, ops
 
 from .checks import check_choice, check_positive_int, check_rate
+from .regularization import Dropout
 
 # %% ../nbs/04_lsa.ipynb #56872b93
 def _heads_first(x):
@@ -40,7 +41,7 @@ class ProjectedAttention(layers.Layer):
         self.diagonal_mask = diagonal_mask
         self.kernel_initializer = keras.initializers.get(kernel_initializer)
         self.bias_initializer = keras.initializers.get(bias_initializer)
-        self.dropout_layer = layers.Dropout(dropout, dtype=self.dtype_policy)
+        self.dropout_layer = Dropout(dropout, dtype=self.dtype_policy)
 
     def _dense(self, equation, output_shape, bias_axes, name):
         return layers.EinsumDense(equation, output_shape=output_shape, bias_axes=bias_axes if self.use_bias else None,

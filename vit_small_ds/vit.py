@@ -13,6 +13,7 @@ from keras import layers
 
 from .checks import check_choice, check_positive_int, check_rate, invalid_argument
 from .lsa import ATTENTION_KINDS, make_attention
+from .regularization import Dropout
 from .spt import PatchEncoder, ShiftedPatchTokenization, check_patch_size
 
 # %% ../nbs/05_vit.ipynb #f2114566
@@ -66,7 +67,7 @@ def mlp(x, hidden_units, dropout_rate, name):
     "Dense + GELU + Dropout for each width in `hidden_units` (the documents' MLP), in a functional model."
     for i, units in enumerate(hidden_units):
         x = layers.Dense(units, activation="gelu", name=f"{name}_dense{i}")(x)
-        x = layers.Dropout(dropout_rate, name=f"{name}_dropout{i}")(x)
+        x = Dropout(dropout_rate, name=f"{name}_dropout{i}")(x)
     return x
 
 @keras.saving.register_keras_serializable(package="vit_small_ds")
@@ -108,7 +109,7 @@ class TransformerBlock(layers.Layer):
         for i, units in enumerate(self.mlp_units):
             self.mlp_dense.append(layers.Dense(units, activation="gelu", name=f"mlp_dense{i}", dtype=self.dtype_policy))
             self.mlp_dense[-1].build(width)
-            self.mlp_dropout.append(layers.Dropout(self.dropout, name=f"mlp_dropout{i}", dtype=self.dtype_policy))
+            self.mlp_dropout.append(Dropout(self.dropout, name=f"mlp_dropout{i}", dtype=self.dtype_policy))
             width = (*input_shape[:-1], units)
 
     def call(self, x, training=None):
@@ -147,7 +148,7 @@ def create_vit_classifier(config:ViTConfig, augmentation=None, name:str="vit_cla
                              c.layer_norm_eps, name=f"block{i}")(x)
     x = layers.LayerNormalization(epsilon=c.layer_norm_eps, name="head_norm")(x)
     x = layers.GlobalAveragePooling1D(name="head_pool")(x) if c.global_pool else layers.Flatten(name="head_flatten")(x)
-    x = layers.Dropout(c.head_dropout, name="head_dropout")(x)
+    x = Dropout(c.head_dropout, name="head_dropout")(x)
     x = mlp(x, c.mlp_head_units, c.head_dropout, "head_mlp")
     logits = layers.Dense(c.num_classes, name="logits", dtype="float32")(x)  # float32 under mixed precision too: softmax, loss, metrics
     return keras.Model(inputs, logits, name=name)
