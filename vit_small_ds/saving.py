@@ -13,6 +13,7 @@ from pathlib import Path
 import keras
 
 import vit_small_ds
+from .keras2 import is_savedmodel, load_documents_savedmodel
 
 # %% ../nbs/10_saving.ipynb #7144692a
 def _as_dict(config):
@@ -80,14 +81,18 @@ def save_pretrained(model:keras.Model, path_or_hf_uri:str, config=None, dataset:
     return info
 
 def load_pretrained(path_or_hf_uri:str):
-    "`(model, info)` from a folder or `hf://user/name` written by `save_pretrained`."
+    """`(model, info)` from a folder or `hf://user/name`: one written by `save_pretrained`, or a Keras 2
+    SavedModel of the documents' ViT or SL-ViT, such as the published `hf://keras-io/vit_small_ds_v2`."""
     location = str(path_or_hf_uri)
-    model = keras.saving.load_model(location)
-    if location.startswith("hf://"):
-        info_file = _huggingface_hub().hf_hub_download(repo_id=location[5:], filename="vit_small_ds.json")
-    else:
-        info_file = Path(location) / "vit_small_ds.json"
-    return model, json.loads(Path(info_file).read_text())
+    folder = Path(_huggingface_hub().snapshot_download(location[5:]) if location.startswith("hf://") else location)
+    if (folder / "vit_small_ds.json").is_file():
+        return keras.saving.load_model(folder), json.loads((folder / "vit_small_ds.json").read_text())
+    if is_savedmodel(folder):
+        model, info = load_documents_savedmodel(folder)
+        return model, {**info, "config": _as_dict(info["config"]), "location": location}
+    found = sorted(p.name for p in folder.iterdir()) if folder.is_dir() else "no such folder"
+    raise ValueError(f"{location} holds neither a model written by save_pretrained (vit_small_ds.json, config.json, "
+                     f"model.weights.h5) nor a TensorFlow SavedModel (saved_model.pb); found: {found}.")
 
 def _huggingface_hub():
     try:

@@ -1,0 +1,62 @@
+"""`load_pretrained` on the documents' Keras 2 SavedModels: seed 001's SL-ViT and vanilla ViT, built with
+tf-keras (Keras 2) in a subprocess and saved as `save_pretrained_keras` saved the published model, load
+as this library's Keras 3 models and predict what Keras 2 predicted, on TensorFlow and on JAX. A
+SavedModel of another architecture, and a folder that is no model, get errors that say what was found."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from processes import json_report
+
+BUILDER = Path(__file__).with_name("documents_keras2_model.py")
+LOAD = r"""
+import json, sys
+import keras, numpy as np
+import vit_small_ds
+model, info = vit_small_ds.load_pretrained(sys.argv[1])
+expected = np.load(sys.argv[1] + "/expected.npz")
+logits = np.asarray(model.predict(expected["images"], verbose=0))
+print(json.dumps({"backend": keras.backend.backend(), "difference": float(np.abs(logits - expected["logits"]).max()), "largest": float(np.abs(expected["logits"]).max()),
+                  "model": info["model"], "spt": info["config"]["spt"], "lsa": info["config"]["lsa"],
+                  "patch_size": info["config"]["patch_size"], "image_size": info["config"]["image_size"]}))
+"""
+
+
+@pytest.fixture(scope="module")
+def saved(tmp_path_factory):
+    "kind -> folder of a Keras 2 SavedModel made by the documents' code (sizes of documents_keras2_model.py)."
+    folders = {}
+    for kind in ("sl", "vanilla", "cnn"):
+        folder = tmp_path_factory.mktemp(kind) / "model"
+        env = {**os.environ, "TF_USE_LEGACY_KERAS": "1", "TF_CPP_MIN_LOG_LEVEL": "3"}
+        result = subprocess.run([sys.executable, str(BUILDER), kind, str(folder)], env=env, capture_output=True, text=True, timeout=600)
+        assert result.returncode == 0, result.stderr[-3000:]  # needs tf-keras, as the dev extra installs it
+        folders[kind] = folder
+    return folders
+
+
+@pytest.mark.parametrize("backend", ["tensorflow", "jax"])
+@pytest.mark.parametrize("kind, model", [("sl", "sl_vit"), ("vanilla", "vit")])
+def test_the_documents_keras2_model_predicts_the_same_in_keras3(saved, kind, model, backend):
+    report = json_report(["-c", LOAD, str(saved[kind])], backend)
+    assert report["largest"] > 1  # logits far from zero: a weight in the wrong place would show
+    assert report["difference"] <= 1e-4, report
+    assert (report["model"], report["spt"], report["lsa"]) == (model, kind == "sl", kind == "sl")
+    assert (report["patch_size"], report["image_size"]) == (6, 24)
+
+
+def test_a_savedmodel_of_another_architecture_is_refused(saved):
+    import vit_small_ds
+    with pytest.raises(ValueError, match=r"not of the documents' ViT or SL-ViT.*conv2d"):
+        vit_small_ds.load_pretrained(saved["cnn"])
+
+
+def test_a_folder_that_is_no_model_is_refused(tmp_path):
+    import vit_small_ds
+    (tmp_path / "notes.txt").write_text("not a model")
+    with pytest.raises(ValueError, match=r"neither .*save_pretrained.* nor a TensorFlow SavedModel.*found: \['notes.txt'\]"):
+        vit_small_ds.load_pretrained(tmp_path)
+    with pytest.raises(ValueError, match="no such folder"):
+        vit_small_ds.load_pretrained(tmp_path / "missing")
