@@ -161,6 +161,9 @@ def error_cases(out, image):
         "not an image": (["vit_small_ds_predict", str(out), str(notes)], "image files that PIL can read"),
         "missing image": (["vit_small_ds_predict", str(out), str(out / "missing.png")], "no such file"),
         "top 0": (["vit_small_ds_predict", str(out), str(image), "--top", "0"], "--top: expected a positive integer. Received: 0"),
+        "frozen random backbone": (["vit_small_ds_train", "--freeze-backbone"], "expected --init-from as well"),
+        "init from no model": (["vit_small_ds_train", "--init-from", str(notes.parent), "--output", str(out.parent / "z")],
+                               "holds neither a model written by save_pretrained"),
     }
 
 
@@ -172,3 +175,23 @@ def test_every_user_error_is_one_line_and_status_2(trained_run, boot_image):
         assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0], (case, result.stderr[-2000:])
     debug = run("vit_small_ds_train", "--epochs", "-3", "--debug", expect=1)
     assert "Traceback" in debug.stderr
+
+
+def test_init_from_a_run_replaces_the_head_and_freeze_backbone_trains_only_logits(trained_run, tmp_path):
+    source, _ = trained_run
+    folder = tmp_path / "images"  # three classes instead of the sample's ten: a new head
+    for name in ("a", "b", "c"):
+        (folder / name).mkdir(parents=True)
+        for i in range(12): Image.new("L", (28, 28), 40 * i + ord(name) % 7).save(folder / name / f"{i}.png")
+    out = tmp_path / "probe"
+    result = run("vit_small_ds_train", "--dataset", str(folder), "--init-from", str(source), "--freeze-backbone",
+                 "--epochs", "2", "--batch-size", "8", "--output", str(out), "--verbose", "0")
+    assert "afresh: logits/kernel, logits/bias; only logits trains" in result.stdout
+    config = json.loads((out / "config.json").read_text())
+    assert (config["init_from"], config["freeze_backbone"]) == (str(source), True)
+    before, after = keras.saving.load_model(source / "model.keras"), keras.saving.load_model(out / "model.keras")
+    saved = {w.path: keras.ops.convert_to_numpy(w) for w in before.weights}
+    for weight in after.weights:
+        value = keras.ops.convert_to_numpy(weight)
+        if weight.path.startswith("logits/"): assert value.shape[-1] == 3
+        else: assert (value == saved[weight.path]).all(), weight.path  # frozen: as the source run left it

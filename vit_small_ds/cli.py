@@ -22,6 +22,7 @@ from .bench import benchmark
 from .checks import invalid_argument
 from .data import load_dataset, make_pipeline
 from .devices import DTYPE_POLICIES, data_parallel, resolve_dtype_policy, using_dtype_policy
+from .finetuning import freeze_backbone, load_model, transfer_weights
 from .lsa import ATTENTION_KINDS
 from .models import AUGMENTS, MODELS, build_model, model_recipe
 from .run_files import prepare_run_folder
@@ -72,7 +73,8 @@ _TRAIN_EXAMPLES = """  vit_small_ds_train                                    # S
   vit_small_ds_train --model vit --epochs 20 --output runs/vit
   vit_small_ds_train --dataset fashion_mnist --preset cpu --time-budget 15
   vit_small_ds_train --dataset path/to/images --image-size 32 --augment randaugment --patience 5
-  vit_small_ds_train --output runs/vit --overwrite        # start afresh where a finished run is"""
+  vit_small_ds_train --output runs/vit --overwrite        # start afresh where a finished run is
+  vit_small_ds_train --init-from runs/sl_vit_sample --dataset path/to/images --freeze-backbone"""
 
 def train_parser() -> argparse.ArgumentParser:
     p = _parser("vit_small_ds_train", "Train a model, evaluate its best epoch on the test split, and write the run folder.", _TRAIN_EXAMPLES)
@@ -96,6 +98,9 @@ def train_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=d.seed, help="seed of the splits, the initial weights and the augmentation")
     p.add_argument("--output", help="run folder; default runs/<model>_<dataset>")
     p.add_argument("--overwrite", action="store_true", help="start afresh in a folder that holds a finished run")
+    p.add_argument("--init-from", help="start from a saved model's weights: a run folder, a .keras file, a save_pretrained "
+                                       "folder, a documents' Keras 2 SavedModel, or hf://user/name (build it with its --preset)")
+    p.add_argument("--freeze-backbone", action="store_true", help="train only the logits layer (linear probing); needs --init-from")
     _add_dtype_flags(p, default=d.dtype_policy)
     p.add_argument("--distribute", action="store_true", help="train data-parallel on every local device (GPUs, else CPUs)")
     p.add_argument("--verbose", type=int, default=d.verbose, choices=(0, 1, 2), help="0: silent, 1: progress bars, 2: one line per epoch")
@@ -108,6 +113,8 @@ def _dataset_source(dataset:str) -> str:
 def train(argv=None) -> dict:
     "Run `vit_small_ds_train` with the command-line words `argv`; return the run's metrics."
     a = train_parser().parse_args(argv)
+    if a.freeze_backbone and not a.init_from:
+        raise invalid_argument("freeze_backbone", True, "--init-from as well: a frozen backbone must come from a trained model")
     policy = resolve_dtype_policy(a.dtype_policy)
     overrides = {"attention": a.attention} if a.attention else {}
     model_recipe(a.model).config(a.preset, **overrides)  # the preset and the settings, checked before the data loads
@@ -120,12 +127,18 @@ def train(argv=None) -> dict:
     data = load_dataset(a.dataset, data_dir=a.data_dir, validation_split=a.validation_split, seed=a.seed, image_size=a.image_size)
     settings = {"preset": a.preset, "overrides": overrides, "augment": a.augment, "dataset_source": _dataset_source(a.dataset),
                 "data_dir": a.data_dir, "image_size": a.image_size, "validation_split": a.validation_split, "seed": a.seed,
+                "init_from": a.init_from, "freeze_backbone": a.freeze_backbone,
                 "architecture": asdict(model_recipe(a.model).config(a.preset, input_shape=data.input_shape,
                                                                     num_classes=data.num_classes, **overrides))}
     keras.utils.set_random_seed(a.seed)
     with data_parallel() if a.distribute else contextlib.nullcontext(), using_dtype_policy(policy):
         model = build_model(a.model, data, a.preset, augment=a.augment, **overrides)
         print(f"{model.name}: {model.count_params():,} parameters, {policy}{' (auto)' if a.dtype_policy == 'auto' else ''}; {data}")
+        if a.init_from:
+            plan = transfer_weights(load_model(a.init_from), model)
+            print(f"Started from {a.init_from}: {len(plan['copied'])} weights copied, {len(plan['resampled'])} resampled, "
+                  f"afresh: {', '.join(plan['fresh']) or 'none'}{'; only logits trains' if a.freeze_backbone else ''}")
+        if a.freeze_backbone: freeze_backbone(model)
         _, metrics = run_experiment(model, data, config, settings=settings)
     print(f"{metrics['model']} on {metrics['dataset']}: test accuracy {100 * metrics['test_accuracy']:.2f}%, "
           f"top-5 {100 * metrics['test_top5_accuracy']:.2f}% (best epoch {metrics['best_epoch']} of "
