@@ -73,7 +73,7 @@ def test_train_writes_a_self_describing_run_folder(trained_run):
     assert (config["augment"], config["architecture"]["attention"], config["architecture"]["spt"]) == ("standard", "standard", True)
     assert (config["train"]["epochs"], config["train"]["batch_size"]) == (1, 64)
     environment = config["environment"]
-    assert (environment["backend"], environment["dtype_policy"]) == ("jax", "float32")
+    assert (environment["backend"], environment["dtype_policy"]) == ("jax", "float32")  # auto: JAX on a CPU is fastest in float32
     assert environment["keras_version"] and environment["backend_version"] and environment["vit_small_ds_version"]
 
 

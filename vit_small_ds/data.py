@@ -5,7 +5,8 @@
 # %% auto #0
 __all__ = ['FASHION_MNIST_CLASSES', 'CIFAR10_CLASSES', 'CIFAR100_CLASSES', 'DEBIAN_FASHION_MNIST', 'IDX_FILES', 'NAMED_DATASETS',
            'SAMPLE_PATH', 'ImageDataset', 'stratified_split', 'read_idx', 'read_idx_split', 'read_cifar_archive',
-           'DatasetNotFoundError', 'load_image_folder', 'load_dataset', 'show_images', 'make_pipeline']
+           'DatasetNotFoundError', 'load_image_folder', 'load_dataset', 'select_classes', 'show_images',
+           'make_pipeline']
 
 # %% ../nbs/01_data.ipynb #75a7599d
 import gzip
@@ -232,6 +233,25 @@ def load_dataset(name:str, # 'sample', 'cifar10', 'cifar100', 'fashion_mnist', '
     train, val = stratified_split(y_train, validation_split, seed)
     return ImageDataset(x_train[train], y_train[train], x_train[val], y_train[val], x_test, y_test,
                         list(class_names), name=Path(name).name if name not in NAMED_DATASETS else name)
+
+# %% ../nbs/01_data.ipynb #c5abd0dc
+def select_classes(data, classes, per_class:dict=None, seed:int=42):
+    """The `ImageDataset` of `data`'s images of `classes` only, relabelled 0, 1, ... in that order. `per_class`,
+    e.g. `{'train': 50, 'val': 10}`, keeps at most that many images of each class in those splits, drawn with `seed`."""
+    classes, per_class = [int(c) for c in classes], dict(per_class or {})
+    if not classes or len(set(classes)) != len(classes) or not set(classes) <= set(range(data.num_classes)):
+        raise invalid_argument("classes", classes, f"distinct labels of `data`, in [0, {data.num_classes})")
+    if not set(per_class) <= {"train", "val", "test"}:
+        raise invalid_argument("per_class", per_class, "a dict with keys among 'train', 'val' and 'test'")
+    check_positive_int(**{f"per_class[{split!r}]": n for split, n in per_class.items()})
+    rng, relabel = np.random.default_rng(seed), np.full(data.num_classes, -1)
+    relabel[classes] = np.arange(len(classes))
+    splits = []
+    for split in ("train", "val", "test"):
+        x, y = getattr(data, f"x_{split}"), getattr(data, f"y_{split}")
+        keep = np.sort(np.concatenate([rng.permutation(np.flatnonzero(y == c))[:per_class.get(split)] for c in classes]))
+        splits += [x[keep], relabel[y[keep]]]
+    return ImageDataset(*splits, [data.class_names[c] for c in classes], name=f"{data.name} classes {classes}")
 
 # %% ../nbs/01_data.ipynb #61219434
 def show_images(images, labels, class_names, n:int=16, ncols:int=8, predictions=None):

@@ -61,13 +61,14 @@ def _cpu_has_bfloat16(cpuinfo:str=None) -> bool:
     return bool(flags & {"avx512_bf16", "amx_bf16"})
 
 def fast_bfloat16() -> bool:
-    "Whether this process trains on a device with native bfloat16 arithmetic (a GPU of compute capability 8.0+, a TPU, or such a CPU)."
+    """Whether this process trains faster in bfloat16: on a GPU of compute capability 8.0+, a TPU, or with
+    TensorFlow on a CPU with bfloat16 instructions (XLA's CPU backend, JAX's, is slower in bfloat16: 12_bench)."""
     if keras.backend.backend() == "jax":
         import jax
         device = jax.devices()[0]
         if device.platform == "tpu": return True
-        if device.platform == "gpu": return float(getattr(device, "compute_capability", 0)) >= 8.0
-    elif keras.backend.backend() == "tensorflow" and (gpus := tf.config.list_physical_devices("GPU")):
+        return device.platform == "gpu" and float(getattr(device, "compute_capability", 0)) >= 8.0
+    if keras.backend.backend() == "tensorflow" and (gpus := tf.config.list_physical_devices("GPU")):
         return tuple(tf.config.experimental.get_device_details(gpus[0]).get("compute_capability", (0, 0))) >= (8, 0)
     return _cpu_has_bfloat16()
 

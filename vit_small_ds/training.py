@@ -44,7 +44,7 @@ class TrainConfig:
     time_budget: float = None  # minutes of training; when set, it decides the number of epochs (see below)
     patience: int = None  # stop after this many epochs without a better validation accuracy; None: never
     overwrite: bool = False  # start afresh in an `output_dir` that holds a finished run (else refuse)
-    dtype_policy: str = "float32"  # or "mixed_bfloat16", "mixed_float16", "auto" (devices.resolve_dtype_policy)
+    dtype_policy: str = "float32"  # or "mixed_bfloat16", "mixed_float16", "auto"; the model must be built under it (the CLI's default is "auto")
 
     def __post_init__(self):
         check_positive_int(epochs=self.epochs, batch_size=self.batch_size)
