@@ -14,8 +14,7 @@ import keras
 import numpy as np
 from keras import ops
 
-from .checks import invalid_argument
-from .data import ImageDataset
+from .augmentation import refresh_normalization
 from .saving import load_pretrained
 
 # %% ../nbs/10b_finetuning.ipynb #45ba0d32
@@ -48,8 +47,9 @@ def resample_position_embedding(embedding, num_patches:int):
     return ops.reshape(ops.image.resize(grid, (new, new), interpolation="bicubic", antialias=old > new), (num_patches, -1))
 
 def transfer_weights(source:keras.Model, target:keras.Model) -> dict:
-    """Copy `source`'s weights into `target` by path and shape (see above). Returns the paths
-    `{'copied': [...], 'resampled': [...], 'fresh': [...]}`; raises, copying nothing, if a weight outside the head does not fit."""
+    """Copy `source`'s weights into `target` by path and shape. A head layer (`HEAD_LAYERS`) whose shape differs
+    starts afresh, position embeddings of another grid are resampled; any other misfit raises, and nothing is
+    copied. Returns the paths `{'copied': [...], 'resampled': [...], 'fresh': [...]}`."""
     saved = {w.path: w for w in source.weights}
     def layer(path): return path.rsplit("/", 1)[0]
     def fits(weight): return weight.path in saved and tuple(saved[weight.path].shape) == tuple(weight.shape)
@@ -69,13 +69,8 @@ def transfer_weights(source:keras.Model, target:keras.Model) -> dict:
     for path in plan["copied"]: targets[path].assign(ops.convert_to_numpy(saved[path]))  # a copy: JAX donates the buffers a model trains
     for path in plan["resampled"]:
         targets[path].assign(resample_position_embedding(ops.convert_to_numpy(saved[path]), targets[path].shape[0]))
-    _refresh_normalization(target)
+    refresh_normalization(target)
     return plan
-
-def _refresh_normalization(model):
-    "`Normalization` divides by what it computed from its variables: recompute that after they change."
-    for layer in model._flatten_layers():
-        if isinstance(layer, keras.layers.Normalization): layer.finalize_state()
 
 def freeze_backbone(model:keras.Model) -> keras.Model:
     "Make only the `logits` layer trainable (linear probing); compile after this."

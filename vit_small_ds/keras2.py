@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import tensorflow as tf
 
-from .augmentation import vit_augmentation
+from .augmentation import refresh_normalization, vit_augmentation
 from .checks import invalid_argument
 from .vit import ViTConfig, create_vit_classifier
 
@@ -69,6 +69,7 @@ def documents_config(weights:dict, input_shape:tuple) -> ViTConfig:
     patch_width, projection_dim = weights["tokenizer/projection/kernel"].shape
     patch_size = _sqrt(patch_width // (channels * (5 if spt else 1)), "patch area")
     blocks = sum(1 for path in weights if path.endswith("/attention/query/kernel"))
+    head_layers = sum(1 for path in weights if path.startswith("head_mlp_dense") and path.endswith("/kernel"))
     _, num_heads, key_dim = weights["block0/attention/query/kernel"].shape
     if key_dim != projection_dim:
         raise ValueError(f"The SavedModel's attention heads are {key_dim} wide and its tokens {projection_dim}: "
@@ -78,8 +79,7 @@ def documents_config(weights:dict, input_shape:tuple) -> ViTConfig:
                      transformer_layers=blocks, num_classes=weights["logits/kernel"].shape[1], spt=spt,
                      lsa="block0/attention/tau" in weights,
                      transformer_units=tuple(weights[f"block0/mlp_dense{j}/kernel"].shape[1] for j in range(2)),
-                     mlp_head_units=tuple(weights[f"head_mlp_dense{j}/kernel"].shape[1] for j in range(len(weights))
-                                          if f"head_mlp_dense{j}/kernel" in weights))
+                     mlp_head_units=tuple(weights[f"head_mlp_dense{j}/kernel"].shape[1] for j in range(head_layers)))
 
 # %% ../nbs/10a_keras2.ipynb #ecfac6fd
 def is_savedmodel(folder) -> bool:
@@ -104,7 +104,10 @@ def load_documents_savedmodel(folder) -> tuple:
                          f"{unknown or names[:5]} {'are unknown' if unknown else '(the first)'}.")
     weights = {path: v.numpy() for path, v in zip(paths, variables)}
     (spec,) = saved.signatures["serving_default"].structured_input_signature[1].values()
-    config = documents_config(weights, tuple(spec.shape[1:]))
+    try:
+        config = documents_config(weights, tuple(spec.shape[1:]))
+    except KeyError as missing:
+        raise ValueError(f"{folder}: a SavedModel of the documents' layers, but without their {missing} weight.") from None
     name = "sl_vit" if config.spt and config.lsa else "vit" if not (config.spt or config.lsa) else "vit_classifier"
     model = create_vit_classifier(config, vit_augmentation(np.zeros((1, *config.input_shape), "uint8"), config.image_size), name=name)
     ours = {w.path: w for w in model.weights}
@@ -114,7 +117,7 @@ def load_documents_savedmodel(folder) -> tuple:
         raise ValueError(f"{folder}: the documents' model read as {config} does not fit its variables: "
                          f"{'; '.join(wrong[:3]) or f'{len(weights)} variables for {len(ours)} weights'}.")
     for path, weight in ours.items(): weight.assign(weights[path])
-    model.get_layer("vit_augmentation").get_layer("normalization").finalize_state()  # it divides by what it computed from its variables
+    refresh_normalization(model)
     info = {"model": name, "config": config, "source": "the documents' Keras 2 SavedModel", "location": str(folder),
             "class_names": None}
     return model, info
