@@ -18,8 +18,8 @@ import vit_small_ds
 model, info = vit_small_ds.load_pretrained(sys.argv[1])
 expected = np.load(sys.argv[1] + "/expected.npz")
 logits = np.asarray(model.predict(expected["images"], verbose=0))
-print(json.dumps({"backend": keras.backend.backend(), "difference": float(np.abs(logits - expected["logits"]).max()), "largest": float(np.abs(expected["logits"]).max()),
-                  "model": info["model"], "spt": info["config"]["spt"], "lsa": info["config"]["lsa"],
+print(json.dumps({"backend": keras.backend.backend(), "difference": float(np.abs(logits - expected["logits"]).max()),
+                  "largest": float(np.abs(expected["logits"]).max()), "model": info["model"], "spt": info["config"]["spt"], "lsa": info["config"]["lsa"],
                   "patch_size": info["config"]["patch_size"], "image_size": info["config"]["image_size"]}))
 """
 
