@@ -5,9 +5,9 @@ import subprocess
 import sys
 
 
-def run_python(args, backend, timeout=900) -> str:
-    "The stdout of `python *args` under `backend`; fails the test with its stderr if it exits non-zero."
-    env = {**os.environ, "KERAS_BACKEND": backend, "TF_CPP_MIN_LOG_LEVEL": "3"}
+def run_python(args, backend, timeout=900, env=None) -> str:
+    "The stdout of `python *args` under `backend` (and the variables `env`); fails the test with its stderr if it exits non-zero."
+    env = {**os.environ, "KERAS_BACKEND": backend, "TF_CPP_MIN_LOG_LEVEL": "3", **(env or {})}
     result = subprocess.run([sys.executable, *args], env=env, capture_output=True, text=True, timeout=timeout)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     return result.stdout

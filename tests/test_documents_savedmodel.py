@@ -2,13 +2,10 @@
 tf-keras (Keras 2) in a subprocess and saved as `save_pretrained_keras` saved the published model, load
 as this library's Keras 3 models and predict what Keras 2 predicted, on TensorFlow and on JAX. A
 SavedModel of another architecture, and a folder that is no model, get errors that say what was found."""
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from processes import json_report
+from processes import json_report, run_python
 
 BUILDER = Path(__file__).with_name("documents_keras2_model.py")
 LOAD = r"""
@@ -19,7 +16,8 @@ model, info = vit_small_ds.load_pretrained(sys.argv[1])
 expected = np.load(sys.argv[1] + "/expected.npz")
 logits = np.asarray(model.predict(expected["images"], verbose=0))
 print(json.dumps({"backend": keras.backend.backend(), "difference": float(np.abs(logits - expected["logits"]).max()),
-                  "largest": float(np.abs(expected["logits"]).max()), "model": info["model"], "spt": info["config"]["spt"], "lsa": info["config"]["lsa"],
+                  "largest": float(np.abs(expected["logits"]).max()), "model": info["model"],
+                  "spt": info["config"]["spt"], "lsa": info["config"]["lsa"],
                   "patch_size": info["config"]["patch_size"], "image_size": info["config"]["image_size"]}))
 """
 
@@ -30,9 +28,7 @@ def saved(tmp_path_factory):
     folders = {}
     for kind in ("sl", "vanilla", "cnn"):
         folder = tmp_path_factory.mktemp(kind) / "model"
-        env = {**os.environ, "TF_USE_LEGACY_KERAS": "1", "TF_CPP_MIN_LOG_LEVEL": "3"}
-        result = subprocess.run([sys.executable, str(BUILDER), kind, str(folder)], env=env, capture_output=True, text=True, timeout=600)
-        assert result.returncode == 0, result.stderr[-3000:]  # needs tf-keras, as the dev extra installs it
+        run_python([str(BUILDER), kind, str(folder)], "tensorflow", env={"TF_USE_LEGACY_KERAS": "1"})  # needs tf-keras (dev extra)
         folders[kind] = folder
     return folders
 

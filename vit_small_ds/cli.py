@@ -25,7 +25,7 @@ from .devices import DTYPE_POLICIES, data_parallel, resolve_dtype_policy, using_
 from .finetuning import freeze_backbone, load_model, transfer_weights
 from .lsa import ATTENTION_KINDS
 from .models import AUGMENTS, MODELS, build_model, model_recipe
-from .run_files import prepare_run_folder
+from .run_files import prepare_run_folder, run_model_file
 from .training import TrainConfig, predict_probabilities, run_experiment
 
 # %% ../nbs/11_cli.ipynb #487de71f
@@ -149,8 +149,7 @@ def train(argv=None) -> dict:
 # %% ../nbs/11_cli.ipynb #11eedf82
 def _saved_run(path:str):
     "The model file of `path` (a run folder or a `.keras` file), and its run's `config.json` (or None)."
-    path = Path(path)
-    model_file = path / "model.keras" if path.is_dir() else path
+    model_file = run_model_file(path)
     if not model_file.is_file():
         raise invalid_argument("path", str(path), "a run folder holding model.keras, or a saved .keras file, "
                                "such as runs/sl_vit_sample", FileNotFoundError)

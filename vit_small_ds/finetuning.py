@@ -8,13 +8,13 @@ __all__ = ['HEAD_LAYERS', 'backbone', 'features', 'load_model', 'resample_positi
 
 # %% ../nbs/10b_finetuning.ipynb #c1afeded
 import math
-from pathlib import Path
 
 import keras
 import numpy as np
 from keras import ops
 
 from .augmentation import refresh_normalization
+from .run_files import run_model_file
 from .saving import load_pretrained
 
 # %% ../nbs/10b_finetuning.ipynb #45ba0d32
@@ -31,11 +31,9 @@ HEAD_LAYERS = ("head_mlp_dense", "logits")  # weights that may start afresh
 
 def load_model(path_or_hf_uri:str) -> keras.Model:
     "A saved model: a run folder, a `.keras` file, a `save_pretrained` folder, a documents' Keras 2 SavedModel, or `hf://user/name`."
-    location = str(path_or_hf_uri)
-    path = Path(location)
-    if path.suffix == ".keras" and path.is_file(): return keras.saving.load_model(path)
-    if (path / "model.keras").is_file(): return keras.saving.load_model(path / "model.keras")  # a run folder
-    return load_pretrained(location)[0]
+    model_file = run_model_file(path_or_hf_uri)
+    if model_file.suffix == ".keras" and model_file.is_file(): return keras.saving.load_model(model_file)
+    return load_pretrained(path_or_hf_uri)[0]
 
 def resample_position_embedding(embedding, num_patches:int):
     "Position embeddings `(n, d)` of a square grid resampled (bicubic) to `num_patches` positions."

@@ -33,7 +33,8 @@ def documents_weight_paths(names:list) -> list:
     ranks = {}  # kind -> {layer: its rank among the layers of that kind}
     for name in names:
         layer = _layer_and_rest(name)[0]
-        ranks.setdefault(_kind(layer), {}).setdefault(layer, len(ranks.get(_kind(layer), {})))
+        of_its_kind = ranks.setdefault(_kind(layer), {})
+        of_its_kind.setdefault(layer, len(of_its_kind))
     attention = ranks.get("multi_head_attention_lsa") or ranks.get("multi_head_attention", {})
     norms, denses, blocks = ranks.get("layer_normalization", {}), ranks.get("dense", {}), len(attention)
     temperatures = iter(range(blocks))
@@ -87,8 +88,8 @@ def is_savedmodel(folder) -> bool:
     return (Path(folder) / "saved_model.pb").is_file()
 
 def load_documents_savedmodel(folder) -> tuple:
-    """`(model, info)`: the documents' ViT or SL-ViT saved by Keras 2 in the SavedModel `folder`, as this
-    library's Keras 3 model with the same weights (the published SL-ViT is such a folder)."""
+    """`(model, config)`: the documents' ViT or SL-ViT saved by Keras 2 in the SavedModel `folder`, as this
+    library's Keras 3 model with the same weights, and its `ViTConfig` (the published SL-ViT is such a folder)."""
     folder = Path(folder)
     if not is_savedmodel(folder):
         raise invalid_argument("folder", str(folder), "a TensorFlow SavedModel folder (with saved_model.pb)")
@@ -118,6 +119,4 @@ def load_documents_savedmodel(folder) -> tuple:
                          f"{'; '.join(wrong[:3]) or f'{len(weights)} variables for {len(ours)} weights'}.")
     for path, weight in ours.items(): weight.assign(weights[path])
     refresh_normalization(model)
-    info = {"model": name, "config": config, "source": "the documents' Keras 2 SavedModel", "location": str(folder),
-            "class_names": None}
-    return model, info
+    return model, config

@@ -88,8 +88,9 @@ def load_pretrained(path_or_hf_uri:str):
     if (folder / "vit_small_ds.json").is_file():
         return keras.saving.load_model(folder), json.loads((folder / "vit_small_ds.json").read_text())
     if is_savedmodel(folder):
-        model, info = load_documents_savedmodel(folder)
-        return model, {**info, "config": _as_dict(info["config"]), "location": location}
+        model, config = load_documents_savedmodel(folder)
+        return model, {"model": model.name, "config": _as_dict(config), "source": "the documents' Keras 2 SavedModel",
+                       "location": location, "class_names": None}
     found = sorted(p.name for p in folder.iterdir()) if folder.is_dir() else "no such folder"
     raise ValueError(f"{location} holds neither a model written by save_pretrained (vit_small_ds.json, config.json, "
                      f"model.weights.h5) nor a TensorFlow SavedModel (saved_model.pb); found: {found}.")
