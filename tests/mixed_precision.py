@@ -20,7 +20,7 @@ from vit_small_ds.lsa import CosineAttention, LinearAttention, MultiHeadAttentio
 from vit_small_ds.regularization import DropPath, Dropout
 from vit_small_ds.shiftvit import PatchMerging, ShiftViTBlock, StackedShiftBlocks
 from vit_small_ds.spt import PatchEncoder, Patches, ShiftedPatchTokenization
-from vit_small_ds.vit import TransformerBlock
+from vit_small_ds.vit import ClassToken, TransformerBlock
 
 rng = np.random.default_rng(0)
 images = rng.uniform(0, 1, (2, 12, 12, 3)).astype("float32")
@@ -38,6 +38,8 @@ LAYERS = {
     "LinearAttention": (lambda dtype: LinearAttention(2, 8, diagonal_mask=True, dtype=dtype), (tokens, tokens)),
     "TransformerBlock": (lambda dtype: TransformerBlock(2, 8, (32, 16), lsa=True, dtype=dtype), (tokens,)),
     "TransformerBlock(standard)": (lambda dtype: TransformerBlock(2, 8, (32, 16), dtype=dtype), (tokens,)),
+    "TransformerBlock(drop_path)": (lambda dtype: TransformerBlock(2, 8, (32, 16), lsa=True, drop_path=0.1, dtype=dtype), (tokens,)),
+    "ClassToken": (lambda dtype: ClassToken(dtype=dtype), (tokens,)),
     "DropPath": (lambda dtype: DropPath(0.5, dtype=dtype), (feature_map,)),
     "Dropout": (lambda dtype: Dropout(0.5, dtype=dtype), (feature_map,)),
     "ShiftViTBlock": (lambda dtype: ShiftViTBlock(num_div=12, dtype=dtype), (feature_map,)),

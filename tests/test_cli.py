@@ -6,6 +6,7 @@ import re
 import subprocess
 
 import keras
+import numpy as np
 import pytest
 from PIL import Image
 
@@ -55,7 +56,7 @@ def test_help_shows_dashes_defaults_and_examples():
     text = run("vit_small_ds_train", "--help").stdout
     for flag, default in [("--epochs", "10"), ("--batch-size", "128"), ("--seed", "42"), ("--validation-split", "0.1")]:
         assert flag in text and f"(default: {default})" in text, flag
-    assert "{vit,sl_vit,spt_vit,lsa_vit,shiftvit}" in text and "{standard,randaugment,none}" in text
+    assert "{vit,sl_vit,spt_vit,lsa_vit,shiftvit}" in text and "{standard,randaugment,paper,none}" in text
 
 
 def test_train_writes_a_self_describing_run_folder(trained_run):
@@ -122,6 +123,37 @@ def test_evaluate_scores_the_runs_own_test_split_of_an_image_folder(tmp_path):
     result = last_json(run("vit_small_ds_evaluate", str(out), backend="tensorflow"))
     assert result["test_images"] == 12  # 10% of each class's 30
     assert result["accuracy"] == pytest.approx(metrics["test_accuracy"], abs=1e-6)
+
+
+@pytest.fixture(scope="module")
+def colour_folder(tmp_path_factory):
+    "Three classes of 20 RGB images of 40x30 pixels each."
+    folder = tmp_path_factory.mktemp("colour")
+    rng = np.random.default_rng(0)
+    for label in range(3):
+        (folder / f"class{label}").mkdir()
+        for i in range(20):
+            image = rng.integers(0, 80, (30, 40, 3)).astype("uint8")
+            image[..., label] += 150  # each class its own colour
+            Image.fromarray(image).save(folder / f"class{label}" / f"{i}.png")
+    return folder
+
+
+@pytest.mark.parametrize("augment", ["standard", "randaugment", "paper", "none"])
+def test_an_image_folder_trains_with_every_recipe(tmp_path, colour_folder, augment):
+    out = tmp_path / augment
+    erasing = ["--random-erasing", "0.5"] if augment == "randaugment" else []
+    run("vit_small_ds_train", "--dataset", str(colour_folder), "--image-size", "24", "--augment", augment, *erasing,
+        "--epochs", "1", "--batch-size", "16", "--output", str(out), "--verbose", "0")
+    config = json.loads((out / "config.json").read_text())
+    expected = {"paper": (3, 0.1, True), "randaugment": (1, 0.0, False)}.get(augment, (1, 0.0, False))
+    assert (config["train"]["repeated_augmentation"], config["train"]["label_smoothing"], config["train"]["mixing"]) == expected
+    assert config["random_erasing"] == (0.5 if augment == "randaugment" else None)
+    model = keras.saving.load_model(out / "model.keras")
+    assert model.input_shape == (None, 24, 24, 3)
+    erased = [layer.name for layer in model.layers[1].layers if layer.name == "random_erasing"] if augment != "none" else []
+    assert erased == (["random_erasing"] if augment in ("paper", "randaugment") else [])
+    assert 0 <= json.loads((out / "metrics.json").read_text())["test_accuracy"] <= 1
 
 
 def test_patience_stops_early_and_augment_picks_the_recipe(tmp_path):

@@ -43,11 +43,12 @@ def attention_rollout(maps):
     return rollout
 
 def plot_attention(image, maps, patch=None, ax=None):
-    """Overlay on `image` (H, W, C) the rollout of `maps` for one image: the row of token `patch`,
-    or the mean over all tokens when `patch` is None. The patch grid is assumed square."""
+    """Overlay on `image` (H, W, C) the rollout of `maps` for one image: the row of patch `patch`,
+    or the mean over all patches when `patch` is None. The patch grid is square; a class token is left out."""
     rollout = attention_rollout([m[:1] for m in maps])[0]
-    heat = rollout.mean(0) if patch is None else rollout[patch]
-    side = int(round(math.sqrt(heat.size)))
+    side = math.isqrt(rollout.shape[-1])
+    patches = rollout[-side * side:, -side * side:]  # a class token comes first, and has no place on the grid
+    heat = patches.mean(0) if patch is None else patches[patch]
     ax = ax or plt.subplots(figsize=(3, 3))[1]
     ax.imshow(image[..., 0] if image.shape[-1] == 1 else image, cmap="gray")
     ax.imshow(heat.reshape(side, side), cmap="inferno", alpha=0.55, extent=(0, image.shape[1], image.shape[0], 0))

@@ -11,6 +11,7 @@ __all__ = ['FASHION_MNIST_CLASSES', 'CIFAR10_CLASSES', 'CIFAR100_CLASSES', 'DEBI
 # %% ../nbs/01_data.ipynb #75a7599d
 import gzip
 import importlib.resources
+import math
 import os
 import pickle
 import tarfile
@@ -272,11 +273,15 @@ def show_images(images, labels, class_names, n:int=16, ncols:int=8, predictions=
     return fig
 
 # %% ../nbs/01_data.ipynb #2115e5a7
-def make_pipeline(x, y, batch_size:int, training:bool, seed:int=42, shuffle_buffer=None, batch_map=None):
-    "A `tf.data.Dataset` of `(images, labels)` batches; shuffled with `seed` when `training`."
-    check_positive_int(batch_size=batch_size)
+def make_pipeline(x, y, batch_size:int, training:bool, seed:int=42, shuffle_buffer=None, batch_map=None, repeats:int=1):
+    """A `tf.data.Dataset` of `(images, labels)` batches; shuffled with `seed` when `training`, where each epoch
+    holds `len(x) / repeats` images `repeats` times each (repeated augmentation)."""
+    check_positive_int(batch_size=batch_size, repeats=repeats)
     ds = tf.data.Dataset.from_tensor_slices((x, y))
     if training: ds = ds.shuffle(shuffle_buffer or len(x), seed=seed, reshuffle_each_iteration=True)
+    if training and repeats > 1:
+        ds = (ds.take(math.ceil(len(x) / repeats))
+              .flat_map(lambda image, label: tf.data.Dataset.from_tensors((image, label)).repeat(repeats)).take(len(x)))
     ds = ds.batch(batch_size)
     if batch_map is not None: ds = ds.map(batch_map, num_parallel_calls=tf.data.AUTOTUNE)
     return ds.prefetch(tf.data.AUTOTUNE)

@@ -4,7 +4,7 @@
 
 # %% auto #0
 __all__ = ['ATTENTION_KINDS', 'ProjectedAttention', 'mask_value', 'masked_softmax_attention', 'MultiHeadAttentionLSA',
-           'CosineAttention', 'LinearAttention', 'make_attention']
+           'Orthonormal', 'CosineAttention', 'LinearAttention', 'make_attention']
 
 # %% ../nbs/04_lsa.ipynb #81cb286b
 import math
@@ -43,16 +43,21 @@ class ProjectedAttention(layers.Layer):
         self.bias_initializer = keras.initializers.get(bias_initializer)
         self.dropout_layer = Dropout(dropout, dtype=self.dtype_policy)
 
-    def _dense(self, equation, output_shape, bias_axes, name):
+    def _dense(self, equation, output_shape, bias_axes, name, kernel_constraint=None):
         return layers.EinsumDense(equation, output_shape=output_shape, bias_axes=bias_axes if self.use_bias else None,
-                                  kernel_initializer=self.kernel_initializer, bias_initializer=self.bias_initializer, name=name,
+                                  kernel_initializer=self.kernel_initializer, bias_initializer=self.bias_initializer,
+                                  kernel_constraint=kernel_constraint, name=name,
                                   dtype=self.dtype_policy)  # a mixed-precision layer computes its projections in bfloat16 too
+
+    def _query_key_constraint(self):
+        "A constraint on the query and key kernels, applied after each optimizer step; None: unconstrained."
+        return None
 
     def build(self, query_shape, value_shape=None):
         value_shape = value_shape or query_shape
         heads = (None, self.num_heads, self.key_dim)
-        self.query_dense = self._dense("abc,cde->abde", heads, "de", "query")
-        self.key_dense = self._dense("abc,cde->abde", heads, "de", "key")
+        self.query_dense = self._dense("abc,cde->abde", heads, "de", "query", self._query_key_constraint())
+        self.key_dense = self._dense("abc,cde->abde", heads, "de", "key", self._query_key_constraint())
         self.value_dense = self._dense("abc,cde->abde", heads, "de", "value")
         self.output_dense = self._dense("abcd,cde->abe", (None, query_shape[-1]), "e", "attention_output")
         self.query_dense.build(query_shape)
@@ -135,16 +140,33 @@ class MultiHeadAttentionLSA(ProjectedAttention):
 
 # %% ../nbs/04_lsa.ipynb #ea0b5e69
 @keras.saving.register_keras_serializable(package="vit_small_ds")
+class Orthonormal(keras.constraints.Constraint):
+    "Pull a kernel towards orthonormal columns: `W <- (1 + beta) W - beta W W^T W`, on the kernel as (inputs, outputs)."
+    def __init__(self, beta:float=0.01):
+        check_rate(beta=beta)
+        self.beta = beta
+
+    def __call__(self, kernel):
+        w = ops.reshape(kernel, (kernel.shape[0], -1))
+        return ops.reshape((1 + self.beta) * w - self.beta * ops.matmul(w, ops.matmul(ops.transpose(w), w)), kernel.shape)
+
+    def get_config(self): return {"beta": self.beta}
+
+@keras.saving.register_keras_serializable(package="vit_small_ds")
 class CosineAttention(ProjectedAttention):
     """Multi-head attention on cosine similarities: softmax(scale * q_hat . k_hat) v, `scale` learned.
 
     Args:
         initial_scale: initial value of the learnable logit scale.
+        orthonormal_beta: strength of the `Orthonormal` constraint on the query and key kernels; 0: none.
         (the rest as `ProjectedAttention`; `diagonal_mask=True` adds LSA's diagonal masking.)
     """
-    def __init__(self, num_heads:int, key_dim:int, initial_scale:float=10.0, **kwargs):
+    def __init__(self, num_heads:int, key_dim:int, initial_scale:float=10.0, orthonormal_beta:float=0.01, **kwargs):
         super().__init__(num_heads, key_dim, **kwargs)
-        self.initial_scale = initial_scale
+        self.initial_scale, self.orthonormal_beta = initial_scale, orthonormal_beta
+
+    def _query_key_constraint(self):
+        return Orthonormal(self.orthonormal_beta) if self.orthonormal_beta else None
 
     def build(self, query_shape, value_shape=None):
         super().build(query_shape, value_shape)
@@ -158,7 +180,11 @@ class CosineAttention(ProjectedAttention):
         return masked_softmax_attention(logits, value, mask, self.dropout_layer, training)
 
     def get_config(self):
-        return {**super().get_config(), "initial_scale": self.initial_scale}
+        return {**super().get_config(), "initial_scale": self.initial_scale, "orthonormal_beta": self.orthonormal_beta}
+
+    @classmethod
+    def from_config(cls, config):
+        return super().from_config({"orthonormal_beta": 0.0, **config})  # saved before the constraint existed: none
 
 # %% ../nbs/04_lsa.ipynb #47688d60
 @keras.saving.register_keras_serializable(package="vit_small_ds")
