@@ -105,8 +105,9 @@ def one_hot_labels(num_classes:int):
 # %% ../nbs/02_augmentation.ipynb #369afba0
 def label_mixing(num_classes:int, mixup_alpha:float=0.8, cutmix_alpha:float=1.0, seed:int=42):
     "A `batch_map` for `make_pipeline`: one-hot labels, then MixUp or CutMix (each with probability 1/2)."
-    mixup = layers.MixUp(alpha=mixup_alpha, seed=seed)
-    cutmix = layers.CutMix(factor=cutmix_alpha, seed=seed)
+    # float32 whatever the global policy: a run under mixed precision makes them, and the model casts its own input
+    mixup = layers.MixUp(alpha=mixup_alpha, seed=seed, dtype="float32")
+    cutmix = layers.CutMix(factor=cutmix_alpha, seed=seed, dtype="float32")
     def mix(images, labels):
         batch = {"images": tf.cast(images, tf.float32), "labels": tf.one_hot(labels, num_classes)}
         mixed = tf.cond(tf.random.uniform([], seed=seed) < 0.5, lambda: mixup(batch), lambda: cutmix(batch))
