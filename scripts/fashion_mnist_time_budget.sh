@@ -2,17 +2,19 @@
 # Time to accuracy: SL-ViT and vanilla ViT (`cpu` preset), two seeds each, 15 minutes of training
 # per run on full Fashion-MNIST, one run after another; then the table. Needs the dataset offline
 # (Debian: apt-get install dataset-fashion-mnist) or a network for keras.datasets. Run it again after
-# an interruption: finished runs are kept, an interrupted one resumes.
-#   bash scripts/fashion_mnist_time_budget.sh [MINUTES] [OUTPUT_ROOT]
+# an interruption: finished runs are kept, an interrupted one resumes. Flags after the first two
+# arguments go to every run, e.g. --augment none --batch-size 256.
+#   bash scripts/fashion_mnist_time_budget.sh [MINUTES] [OUTPUT_ROOT] [TRAIN FLAGS...]
 set -euo pipefail
 minutes=${1:-15}
 root=${2:-runs/fashion_mnist_${minutes}min}
+shift $(( $# < 2 ? $# : 2 ))
 for model in sl_vit vit; do
     for seed in 42 1; do
         out="$root/${model}_seed$seed"
         [ -f "$out/metrics.json" ] && continue
         vit_small_ds_train --model "$model" --dataset fashion_mnist --preset cpu --time-budget "$minutes" \
-            --seed "$seed" --output "$out" --verbose 2
+            --seed "$seed" --output "$out" --verbose 2 "$@"
     done
 done
 python - "$root" <<'PY'

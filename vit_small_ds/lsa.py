@@ -141,7 +141,8 @@ class MultiHeadAttentionLSA(ProjectedAttention):
 # %% ../nbs/04_lsa.ipynb #ea0b5e69
 @keras.saving.register_keras_serializable(package="vit_small_ds")
 class Orthonormal(keras.constraints.Constraint):
-    "Pull a kernel towards orthonormal columns: `W <- (1 + beta) W - beta W W^T W`, on the kernel as (inputs, outputs)."
+    """`W <- (1 + beta) W - beta W W^T W` on the kernel as (inputs, outputs): pulls its singular values towards 1
+    (orthonormal columns when it has no more columns than rows)."""
     def __init__(self, beta:float=0.01):
         check_rate(beta=beta)
         self.beta = beta
