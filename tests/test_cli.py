@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
-import vit_small_ds.models  # registers the layers, to load the models  # noqa: F401
 from vit_small_ds.data import load_dataset
+from vit_small_ds.models import AUGMENTS  # importing it registers the layers, to load the models
 
 
 def run(*args, backend="jax", expect=0):
@@ -56,7 +56,7 @@ def test_help_shows_dashes_defaults_and_examples():
     text = run("vit_small_ds_train", "--help").stdout
     for flag, default in [("--epochs", "10"), ("--batch-size", "128"), ("--seed", "42"), ("--validation-split", "0.1")]:
         assert flag in text and f"(default: {default})" in text, flag
-    assert "{vit,sl_vit,spt_vit,lsa_vit,shiftvit}" in text and "{standard,randaugment,paper,none}" in text
+    assert "{vit,sl_vit,spt_vit,lsa_vit,shiftvit}" in text and "{standard,flip_shift,randaugment,paper,none}" in text
 
 
 def test_train_writes_a_self_describing_run_folder(trained_run):
@@ -139,7 +139,7 @@ def colour_folder(tmp_path_factory):
     return folder
 
 
-@pytest.mark.parametrize("augment", ["standard", "randaugment", "paper", "none"])
+@pytest.mark.parametrize("augment", AUGMENTS)
 def test_an_image_folder_trains_with_every_recipe(tmp_path, colour_folder, augment):
     out = tmp_path / augment
     erasing = ["--random-erasing", "0.5"] if augment == "randaugment" else []

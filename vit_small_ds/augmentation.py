@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['CompiledOnJax', 'RandomRotation', 'RandomZoom', 'RandomTranslation', 'RandAugment', 'adapted_normalization',
            'refresh_normalization', 'vit_augmentation', 'shiftvit_augmentation', 'strong_augmentation',
-           'paper_augmentation', 'random_erasing', 'one_hot_labels', 'label_mixing']
+           'flip_shift_augmentation', 'paper_augmentation', 'random_erasing', 'one_hot_labels', 'label_mixing']
 
 # %% ../nbs/02_augmentation.ipynb #d43cb4cb
 import keras
@@ -80,13 +80,20 @@ def strong_augmentation(x_train, image_size:int, num_ops:int=2, factor:float=0.5
         adapted_normalization(x_train),
     ], name=name)
 
+def _resize_flip_shift(image_size, shift):
+    return [layers.Resizing(image_size, image_size, name="resize"), layers.RandomFlip("horizontal", name="flip"),
+            RandomTranslation(shift, shift, fill_mode="constant", interpolation="nearest", name="shift")]
+
+def flip_shift_augmentation(x_train, image_size:int, shift:float=0.125, name="flip_shift_augmentation"):
+    """Resize, flip, shift by up to `shift` of the side (black fill), then normalize (adapted on `x_train`): the
+    usual light augmentation of small images (CIFAR's flip and 4-pixel padded crop)."""
+    return keras.Sequential([*_resize_flip_shift(image_size, shift), adapted_normalization(x_train)], name=name)
+
 def paper_augmentation(x_train, image_size:int, shift:float=0.125, num_ops:int=2, factor:float=0.5, name="paper_augmentation"):
-    """Resize, flip, shift by up to `shift` of the side (black fill), `RandAugment` on [0, 255] pixels, then
-    normalize (adapted on `x_train`): the paper's image recipe, with RandAugment for its AutoAugment policy."""
+    """`flip_shift_augmentation` with `RandAugment` on [0, 255] pixels before the normalisation: the paper's image
+    recipe, with RandAugment for its AutoAugment policy."""
     return keras.Sequential([
-        layers.Resizing(image_size, image_size, name="resize"),
-        layers.RandomFlip("horizontal", name="flip"),
-        RandomTranslation(shift, shift, fill_mode="constant", interpolation="nearest", name="shift"),
+        *_resize_flip_shift(image_size, shift),
         RandAugment(value_range=(0, 255), num_ops=num_ops, factor=factor, name="rand_augment"),
         adapted_normalization(x_train),
     ], name=name)

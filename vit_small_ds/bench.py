@@ -28,20 +28,21 @@ def matmul_gflops(size:int=2048, repeats:int=5, dtype:str="float32") -> float:
 
 # %% ../nbs/12_bench.ipynb #2abcff88
 def benchmark(model_name:str="sl_vit", preset:str="cifar100", batch_size:int=256, steps:int=10, repeats:int=3,
-              warmup:int=3, dtype_policy:str="float32", matmul_size:int=2048) -> dict:
+              warmup:int=3, dtype_policy:str="float32", matmul_size:int=2048, **overrides) -> dict:
     """Training and inference images/s of `model_name` at `preset` on random data, with FLOP rates, under
-    `dtype_policy` ('float32', 'mixed_bfloat16', 'mixed_float16' or 'auto', see `devices.resolve_dtype_policy`)."""
+    `dtype_policy` ('float32', 'mixed_bfloat16', 'mixed_float16' or 'auto', see `devices.resolve_dtype_policy`).
+    `overrides` change settings of the preset, as in `build_model` (e.g. `dropout=0.0`)."""
     policy = resolve_dtype_policy(dtype_policy)
-    with using_dtype_policy(policy): return _benchmark(model_name, preset, batch_size, steps, repeats, warmup, matmul_size)
+    with using_dtype_policy(policy): return _benchmark(model_name, preset, batch_size, steps, repeats, warmup, matmul_size, overrides)
 
-def _benchmark(model_name, preset, batch_size, steps, repeats, warmup, matmul_size):
+def _benchmark(model_name, preset, batch_size, steps, repeats, warmup, matmul_size, overrides):
     recipe = model_recipe(model_name)
-    config = recipe.config(preset)
+    config = recipe.config(preset, **overrides)
     rng = np.random.default_rng(0)
     x = rng.integers(0, 256, (batch_size, *config.input_shape), dtype=np.uint8)
     y = rng.integers(0, config.num_classes, batch_size)
     data = ImageDataset(x, y, x[:1], y[:1], x[:1], y[:1], [str(i) for i in range(config.num_classes)], name="random")
-    model = build_model(model_name, data, preset)  # the registry's factory: the benchmark trains what training trains
+    model = build_model(model_name, data, preset, **overrides)  # the registry's factory: the benchmark trains what training trains
     flops = recipe.forward_flops(config)
     compile_model(model, TrainConfig(batch_size=batch_size), steps_per_epoch=1000)
     for _ in range(warmup): model.train_on_batch(x, y)  # compiles; not timed
@@ -53,7 +54,7 @@ def _benchmark(model_name, preset, batch_size, steps, repeats, warmup, matmul_si
     compute_dtype = keras.config.dtype_policy().compute_dtype
     train_rate, peak = batch_size / train_seconds, matmul_gflops(matmul_size, dtype=compute_dtype)
     achieved = train_rate * 3 * flops / 1e9
-    return {"model": model_name, "preset": preset, "batch_size": batch_size, "compute_dtype": compute_dtype,
+    return {"model": model_name, "preset": preset, "overrides": overrides, "batch_size": batch_size, "compute_dtype": compute_dtype,
             "train_img_per_s": round(train_rate, 2), "infer_img_per_s": round(batch_size / infer_seconds, 2),
             "params": int(model.count_params()), "train_gflop_per_img": round(3 * flops / 1e9, 4),
             "achieved_gflops": round(achieved, 2), "matmul_gflops": round(peak, 2),  # in compute_dtype

@@ -13,7 +13,8 @@ from typing import Callable
 
 import keras
 
-from .augmentation import paper_augmentation, random_erasing, shiftvit_augmentation, strong_augmentation, vit_augmentation
+from .augmentation import (flip_shift_augmentation, paper_augmentation, random_erasing, shiftvit_augmentation,
+                                       strong_augmentation, vit_augmentation)
 from .checks import check_choice, check_rate, invalid_argument
 from .shiftvit import SHIFTVIT_PRESETS, ShiftViTConfig, create_shiftvit_classifier
 from .vit import VIT_PRESETS, ViTConfig, create_vit_classifier
@@ -85,8 +86,9 @@ def model_recipe(name:str) -> ModelRecipe:
     check_choice(list(MODELS), model=name)
     return MODELS[name]
 
-AUGMENTS = ("standard", "randaugment", "paper", "none")
+AUGMENTS = ("standard", "flip_shift", "randaugment", "paper", "none")
 RANDOM_ERASING = {"paper": 0.25}  # each recipe's own probability of random erasing; the others erase nothing
+_SIZED_RECIPES = {"flip_shift": flip_shift_augmentation, "randaugment": strong_augmentation, "paper": paper_augmentation}
 
 def _augmentation(recipe:ModelRecipe, augment:str, x_train, config, erasing:float):
     check_choice(AUGMENTS, augment=augment)
@@ -94,13 +96,12 @@ def _augmentation(recipe:ModelRecipe, augment:str, x_train, config, erasing:floa
         if erasing: raise invalid_argument("random_erasing", erasing, "0 with augment='none', or a recipe to add it to")
         return None  # the builder's own preprocessing: rescale and resize, nothing random
     if augment == "standard": pipeline = recipe.augmentation(x_train, config)
-    elif augment == "randaugment": pipeline = strong_augmentation(x_train, config.image_size)
-    else: pipeline = paper_augmentation(x_train, config.image_size)
+    else: pipeline = _SIZED_RECIPES[augment](x_train, config.image_size)
     return keras.Sequential([*pipeline.layers, random_erasing(erasing)], name=pipeline.name) if erasing else pipeline
 
 def build_model(name:str, data, preset:str="small", augment:str="standard", random_erasing:float=None, **overrides) -> keras.Model:
     """The model `name` at `preset`, shaped for `data` (an `ImageDataset`). `augment`: 'standard' (the
-    recipe of the model's document), 'randaugment', 'paper' or 'none'. `random_erasing`: its probability
+    recipe of the model's document), 'flip_shift', 'randaugment', 'paper' or 'none'. `random_erasing`: its probability
     per image, added after the recipe; None: the recipe's own (`RANDOM_ERASING`). `overrides` change
     settings of the preset, e.g. `attention="cosine"` or `transformer_layers=2`."""
     recipe = model_recipe(name)
