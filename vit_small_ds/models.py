@@ -86,9 +86,9 @@ def model_recipe(name:str) -> ModelRecipe:
     check_choice(list(MODELS), model=name)
     return MODELS[name]
 
-AUGMENTS = ("standard", "flip_shift", "randaugment", "paper", "none")
-RANDOM_ERASING = {"paper": 0.25}  # each recipe's own probability of random erasing; the others erase nothing
 _SIZED_RECIPES = {"flip_shift": flip_shift_augmentation, "randaugment": strong_augmentation, "paper": paper_augmentation}
+AUGMENTS = ("standard", *_SIZED_RECIPES, "none")  # the model's document's recipe, those built from an image size, none
+RANDOM_ERASING = {"paper": 0.25}  # each recipe's own probability of random erasing; the others erase nothing
 
 def _augmentation(recipe:ModelRecipe, augment:str, x_train, config, erasing:float):
     check_choice(AUGMENTS, augment=augment)
