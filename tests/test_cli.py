@@ -56,7 +56,8 @@ def test_help_shows_dashes_defaults_and_examples():
     text = run("vit_small_ds_train", "--help").stdout
     for flag, default in [("--epochs", "10"), ("--batch-size", "128"), ("--seed", "42"), ("--validation-split", "0.1")]:
         assert flag in text and f"(default: {default})" in text, flag
-    assert "{vit,sl_vit,spt_vit,lsa_vit,shiftvit}" in text and "{standard,flip_shift,randaugment,paper,none}" in text
+    assert "{vit,sl_vit,spt_vit,lsa_vit,shiftvit}" in text and "{standard,flip,flip_shift,randaugment,paper,none}" in text
+    assert "fashion also sets --augment flip --random-erasing 0.25" in " ".join(text.split())
 
 
 def test_train_writes_a_self_describing_run_folder(trained_run):

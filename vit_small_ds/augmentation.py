@@ -5,7 +5,8 @@
 # %% auto #0
 __all__ = ['CompiledOnJax', 'RandomRotation', 'RandomZoom', 'RandomTranslation', 'RandAugment', 'adapted_normalization',
            'refresh_normalization', 'vit_augmentation', 'shiftvit_augmentation', 'strong_augmentation',
-           'flip_shift_augmentation', 'paper_augmentation', 'random_erasing', 'one_hot_labels', 'label_mixing']
+           'flip_augmentation', 'flip_shift_augmentation', 'paper_augmentation', 'random_erasing', 'one_hot_labels',
+           'label_mixing']
 
 # %% ../nbs/02_augmentation.ipynb #d43cb4cb
 import keras
@@ -74,15 +75,21 @@ def shiftvit_augmentation(input_size:int, image_size:int, name="shiftvit_augment
 def strong_augmentation(x_train, image_size:int, num_ops:int=2, factor:float=0.5, name="strong_augmentation"):
     "Resize, flip and `RandAugment` on [0, 255] pixels, then normalize (adapted on `x_train`)."
     return keras.Sequential([
-        layers.Resizing(image_size, image_size, name="resize"),
-        layers.RandomFlip("horizontal", name="flip"),
+        *_resize_flip(image_size),
         RandAugment(value_range=(0, 255), num_ops=num_ops, factor=factor, name="rand_augment"),
         adapted_normalization(x_train),
     ], name=name)
 
+def _resize_flip(image_size):
+    return [layers.Resizing(image_size, image_size, name="resize"), layers.RandomFlip("horizontal", name="flip")]
+
 def _resize_flip_shift(image_size, shift):
-    return [layers.Resizing(image_size, image_size, name="resize"), layers.RandomFlip("horizontal", name="flip"),
-            RandomTranslation(shift, shift, fill_mode="constant", interpolation="nearest", name="shift")]
+    return [*_resize_flip(image_size), RandomTranslation(shift, shift, fill_mode="constant", interpolation="nearest", name="shift")]
+
+def flip_augmentation(x_train, image_size:int, name="flip_augmentation"):
+    """Resize, flip, then normalize (adapted on `x_train`): the lightest recipe, for images whose objects sit
+    centred and upright (Fashion-MNIST)."""
+    return keras.Sequential([*_resize_flip(image_size), adapted_normalization(x_train)], name=name)
 
 def flip_shift_augmentation(x_train, image_size:int, shift:float=0.125, name="flip_shift_augmentation"):
     """Resize, flip, shift by up to `shift` of the side (black fill), then normalize (adapted on `x_train`): the

@@ -13,8 +13,8 @@ from typing import Callable
 
 import keras
 
-from .augmentation import (flip_shift_augmentation, paper_augmentation, random_erasing, shiftvit_augmentation,
-                                       strong_augmentation, vit_augmentation)
+from .augmentation import (flip_augmentation, flip_shift_augmentation, paper_augmentation, random_erasing,
+                                       shiftvit_augmentation, strong_augmentation, vit_augmentation)
 from .checks import check_choice, check_rate, invalid_argument
 from .shiftvit import SHIFTVIT_PRESETS, ShiftViTConfig, create_shiftvit_classifier
 from .vit import VIT_PRESETS, ViTConfig, create_vit_classifier
@@ -86,7 +86,8 @@ def model_recipe(name:str) -> ModelRecipe:
     check_choice(list(MODELS), model=name)
     return MODELS[name]
 
-_SIZED_RECIPES = {"flip_shift": flip_shift_augmentation, "randaugment": strong_augmentation, "paper": paper_augmentation}
+_SIZED_RECIPES = {"flip": flip_augmentation, "flip_shift": flip_shift_augmentation, "randaugment": strong_augmentation,
+                  "paper": paper_augmentation}
 AUGMENTS = ("standard", *_SIZED_RECIPES, "none")  # the model's document's recipe, those built from an image size, none
 RANDOM_ERASING = {"paper": 0.25}  # each recipe's own probability of random erasing; the others erase nothing
 
@@ -101,8 +102,8 @@ def _augmentation(recipe:ModelRecipe, augment:str, x_train, config, erasing:floa
 
 def build_model(name:str, data, preset:str="small", augment:str="standard", random_erasing:float=None, **overrides) -> keras.Model:
     """The model `name` at `preset`, shaped for `data` (an `ImageDataset`). `augment`: 'standard' (the
-    recipe of the model's document), 'flip_shift', 'randaugment', 'paper' or 'none'. `random_erasing`: its probability
-    per image, added after the recipe; None: the recipe's own (`RANDOM_ERASING`). `overrides` change
+    recipe of the model's document), 'flip', 'flip_shift', 'randaugment', 'paper' or 'none'. `random_erasing`: its
+    probability per image, added after the recipe; None: the recipe's own (`RANDOM_ERASING`). `overrides` change
     settings of the preset, e.g. `attention="cosine"` or `transformer_layers=2`."""
     recipe = model_recipe(name)
     config = recipe.config(preset, input_shape=data.input_shape, num_classes=data.num_classes, **overrides)
