@@ -66,9 +66,9 @@ PRESET_DEFAULTS = {"fashion": dict(augment="flip", random_erasing=0.25, batch_si
 
 def _flags(settings:dict) -> str: return " ".join(f"--{name.replace('_', '-')} {value}" for name, value in settings.items())
 
-def _add_model_flags(parser, preset:str, also:str=""):
+def _add_model_flags(parser, preset:str, preset_notes:str=""):
     parser.add_argument("--model", default="sl_vit", choices=list(MODELS), help="the model")
-    parser.add_argument("--preset", default=preset, help=f"architecture preset of the model's family ({_PRESETS}){also}")
+    parser.add_argument("--preset", default=preset, help=f"architecture preset of the model's family ({_PRESETS}){preset_notes}")
 
 def _add_dtype_flags(parser, default:str):
     parser.add_argument("--dtype-policy", default=default, choices=DTYPE_POLICIES,
@@ -87,8 +87,8 @@ _TRAIN_EXAMPLES = """  vit_small_ds_train                                    # S
 def train_parser() -> argparse.ArgumentParser:
     p = _parser("vit_small_ds_train", "Train a model, evaluate its best epoch on the test split, and write the run folder.", _TRAIN_EXAMPLES)
     d = TrainConfig()
-    preset_flags = "".join(f"; {name} also sets {_flags(flags)}" for name, flags in PRESET_DEFAULTS.items())
-    _add_model_flags(p, preset="small", also=preset_flags)
+    _add_model_flags(p, preset="small",
+                     preset_notes="".join(f"; {name} also sets {_flags(flags)}" for name, flags in PRESET_DEFAULTS.items()))
     p.add_argument("--attention", choices=ATTENTION_KINDS, help="the ViT's attention; unset: the preset's (standard)")
     p.add_argument("--pool", choices=POOLS, help="what the ViT's head sees: all tokens flattened, their mean, or a class token; unset: the preset's")
     p.add_argument("--drop-path-rate", type=_rate, help="the ViT's stochastic depth at its last block (linear from 0); unset: the preset's")

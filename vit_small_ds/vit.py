@@ -72,12 +72,13 @@ class ViTConfig:
 # %% ../nbs/05_vit.ipynb #8e5b63f4
 _SMALL = ViTConfig(image_size=28, patch_size=4, transformer_layers=4, projection_dim=64, num_heads=4,
                    transformer_units=(128, 64), mlp_head_units=(256,), head_dropout=0.3)
+_CPU = replace(_SMALL, num_heads=2, dropout=0.0, head_dropout=0.1)
 VIT_PRESETS = {
     "cifar100": ViTConfig(),
     "small": _SMALL,
-    "cpu": replace(_SMALL, num_heads=2, dropout=0.0, head_dropout=0.1),
+    "cpu": _CPU,
     # The 15-minute Fashion-MNIST search's winner (13_experiments); the command line adds its training settings.
-    "fashion": replace(_SMALL, num_heads=2, dropout=0.0, head_dropout=0.1, drop_path_rate=0.1),
+    "fashion": replace(_CPU, drop_path_rate=0.1),
     # The paper's ViT for CIFAR (aanna0701/SPT_LSA_ViT, models/create_model.py and models/vit.py): 32x32 images,
     # 4x4 patches, 9 blocks of width 192 with 12 heads of 16, MLP ratio 2, a class token, a norm and a linear
     # head, stochastic depth 0.1 and no dropout.
