@@ -93,7 +93,7 @@ def train_parser() -> argparse.ArgumentParser:
     p.add_argument("--pool", choices=POOLS, help="what the ViT's head sees: all tokens flattened, their mean, or a class token; unset: the preset's")
     p.add_argument("--drop-path-rate", type=_rate, help="the ViT's stochastic depth at its last block (linear from 0); unset: the preset's")
     p.add_argument("--augment", default="standard", choices=AUGMENTS,
-                   help="augmentation: the model document's recipe, flip and shift, RandAugment, the paper's (which also sets the paper's "
+                   help="augmentation: the model document's recipe, flip, flip and shift, RandAugment, the paper's (which also sets the paper's "
                         "training defaults: 100 epochs, batch 128, weight decay 0.05, label smoothing 0.1, mixing, "
                         "repeated augmentation 3; flags you give win), or none")
     p.add_argument("--random-erasing", type=_rate, help="probability of random erasing per image; unset: the recipe's (paper: 0.25, others: 0)")
