@@ -25,7 +25,7 @@ from .data import load_dataset, make_pipeline
 from .devices import DTYPE_POLICIES, data_parallel, resolve_dtype_policy, using_dtype_policy
 from .finetuning import freeze_backbone, load_model, transfer_weights
 from .lsa import ATTENTION_KINDS
-from .models import AUGMENTS, MODELS, build_model, model_recipe
+from .models import AUGMENTS, MODELS, RANDOM_ERASING, build_model, model_recipe
 from .run_files import prepare_run_folder, run_model_file
 from .training import PAPER_TRAINING, TrainConfig, predict_probabilities, run_experiment
 from .vit import POOLS
@@ -64,7 +64,9 @@ _PRESETS = "; ".join(f"{name}: {', '.join(recipe.presets)}" for name, recipe in 
 PRESET_DEFAULTS = {"fashion": dict(augment="flip", random_erasing=0.25, batch_size=256, learning_rate=2e-3, weight_decay=0.05,
                                    label_smoothing=0.1)}
 
-def _flags(settings:dict) -> str: return " ".join(f"--{name.replace('_', '-')} {value}" for name, value in settings.items())
+def _flags(settings:dict) -> str:
+    "The command-line flags that give `settings` (a switch set to True is the bare flag)."
+    return " ".join(f"--{name.replace('_', '-')}" + ("" if value is True else f" {value}") for name, value in settings.items())
 
 def _add_model_flags(parser, preset:str, preset_notes:str=""):
     parser.add_argument("--model", default="sl_vit", choices=list(MODELS), help="the model")
@@ -93,10 +95,10 @@ def train_parser() -> argparse.ArgumentParser:
     p.add_argument("--pool", choices=POOLS, help="what the ViT's head sees: all tokens flattened, their mean, or a class token; unset: the preset's")
     p.add_argument("--drop-path-rate", type=_rate, help="the ViT's stochastic depth at its last block (linear from 0); unset: the preset's")
     p.add_argument("--augment", default="standard", choices=AUGMENTS,
-                   help="augmentation: the model document's recipe, flip, flip and shift, RandAugment, the paper's (which also sets the paper's "
-                        "training defaults: 100 epochs, batch 128, weight decay 0.05, label smoothing 0.1, mixing, "
-                        "repeated augmentation 3; flags you give win), or none")
-    p.add_argument("--random-erasing", type=_rate, help="probability of random erasing per image; unset: the recipe's (paper: 0.25, others: 0)")
+                   help="augmentation: the model document's recipe, flip, flip and shift, RandAugment, the paper's (which also sets "
+                        f"{_flags(PAPER_TRAINING)}; flags you give win), or none")
+    erasing = ", ".join(f"{augment}: {probability}" for augment, probability in RANDOM_ERASING.items())
+    p.add_argument("--random-erasing", type=_rate, help=f"probability of random erasing per image; unset: the recipe's ({erasing}, others: 0)")
     p.add_argument("--dataset", default="sample", help="sample, cifar10, cifar100, fashion_mnist, mnist, or a folder with a sub-folder per class")
     p.add_argument("--data-dir", help="folder with the original dataset archives, for offline use")
     p.add_argument("--image-size", type=_positive_int, help="resize the images of a folder to this square size")
