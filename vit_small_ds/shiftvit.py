@@ -16,6 +16,7 @@ from keras import layers, ops
 from .checks import check_positive_int, check_rate, invalid_argument
 from .regularization import DropPath, Dropout
 from .spt import translate
+from .vit import gelu
 
 # %% ../nbs/06_shiftvit.ipynb #0ca40c1f
 def check_num_div(num_div:int):
@@ -66,7 +67,7 @@ class ShiftViTBlock(layers.Layer):
     def build(self, input_shape):
         channels = input_shape[-1]
         self.layer_norm.build(input_shape)
-        self.fc1 = layers.Dense(self.mlp_expand_ratio * channels, activation="gelu", name="fc1", dtype=self.dtype_policy)
+        self.fc1 = layers.Dense(self.mlp_expand_ratio * channels, activation=gelu, name="fc1", dtype=self.dtype_policy)
         self.fc2 = layers.Dense(channels, name="fc2", dtype=self.dtype_policy)
         self.fc1.build(input_shape)
         self.fc2.build((*input_shape[:-1], self.mlp_expand_ratio * channels))
