@@ -18,7 +18,7 @@ import numpy as np
 from keras import layers, ops
 
 from vit_small_ds.augmentation import vit_augmentation
-from vit_small_ds.lsa import make_attention
+from vit_small_ds.lsa import TokenDense, make_attention
 from vit_small_ds.spt import PatchEncoder, ShiftedPatchTokenization
 from vit_small_ds.vit import VIT_PRESETS, TransformerBlock, mlp
 
@@ -103,7 +103,7 @@ class AttentionCore(layers.Layer):
 def core_part(stages):
     def build():
         inputs = keras.Input(tokens.shape[1:])
-        heads = layers.EinsumDense("abc,cde->abde", (None, config.num_heads, config.projection_dim), bias_axes="de")(inputs)
+        heads = TokenDense("abc,cde->abde", (None, config.num_heads, config.projection_dim), bias_axes="de")(inputs)
         heads = layers.Permute((2, 1, 3))(heads)  # heads first
         return keras.Model(inputs, layers.Dense(1)(AttentionCore(stages)(heads))), tokens
     return build
