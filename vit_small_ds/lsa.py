@@ -12,7 +12,7 @@ import math
 import keras
 from keras import layers, ops
 
-from .checks import check_choice, check_positive_int, check_rate
+from .checks import check_choice, check_positive_int, check_rate, invalid_argument
 from .regularization import Dropout
 
 # %% ../nbs/04_lsa.ipynb #56872b93
@@ -27,9 +27,12 @@ class TokenDense(layers.EinsumDense):
     `call(inputs, scale)`: the projection times the scalar `scale` (None: 1)."""
     EQUATIONS = ("abc,cde->abde", "abcd,cde->abe")
 
-    def __init__(self, equation:str, output_shape, **kwargs):
+    def __init__(self, equation:str, output_shape, bias_axes=None, **kwargs):
         check_choice(self.EQUATIONS, equation=equation)
-        super().__init__(equation, output_shape, **kwargs)
+        every_output_axis = equation.split("->")[1][2:]  # one flat bias, added to the 2-D product
+        if bias_axes not in (None, every_output_axis):
+            raise invalid_argument("bias_axes", bias_axes, f"None or {every_output_axis!r} (every output axis)")
+        super().__init__(equation, output_shape, bias_axes=bias_axes, **kwargs)
 
     def call(self, inputs, scale=None):
         contracted = len(inputs.shape) - 2  # the input axes after (B, T)
@@ -40,7 +43,7 @@ class TokenDense(layers.EinsumDense):
             kernel, bias = kernel * scale, None if bias is None else bias * scale
         x = ops.matmul(ops.reshape(inputs, (-1, kernel.shape[0])), kernel)
         if bias is not None: x = ops.add(x, bias)  # ops.add, not +: TensorFlow's BiasAdd, fused into the matmul
-        return ops.reshape(x, (-1, inputs.shape[1], *outputs))
+        return ops.reshape(x, (-1, ops.shape(inputs)[1], *outputs))
 
 class ProjectedAttention(layers.Layer):
     """Multi-head self- or cross-attention with Keras' projections and its `(query, value)` call; subclasses define `attend`.
