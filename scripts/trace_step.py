@@ -14,14 +14,11 @@ import re
 import tempfile
 
 os.environ["KERAS_BACKEND"] = "tensorflow"
-import numpy as np
 import tensorflow as tf
 from tensorflow.tsl.profiler.protobuf import xplane_pb2
 
-from vit_small_ds.data import ImageDataset
+from vit_small_ds.bench import training_on_random_data
 from vit_small_ds.devices import using_dtype_policy
-from vit_small_ds.models import build_model, model_recipe
-from vit_small_ds.training import TrainConfig, compile_model
 
 WRAPPERS = ("Process", "Run")  # events that contain the ops rather than being ops
 
@@ -29,13 +26,7 @@ WRAPPERS = ("Process", "Run")  # events that contain the ops rather than being o
 def op_times(model_name, preset, dtype_policy, batch_size, steps):
     "Milliseconds per step by op type, and by (op type, op name), summed over threads."
     with using_dtype_policy(dtype_policy):
-        config = model_recipe(model_name).config(preset)
-        rng = np.random.default_rng(0)
-        x = rng.integers(0, 256, (batch_size, *config.input_shape), dtype=np.uint8)
-        y = rng.integers(0, config.num_classes, batch_size)
-        data = ImageDataset(x, y, x[:1], y[:1], x[:1], y[:1], [str(i) for i in range(config.num_classes)], name="random")
-        model = build_model(model_name, data, preset)
-        compile_model(model, TrainConfig(batch_size=batch_size), steps_per_epoch=1000)
+        model, x, y = training_on_random_data(model_name, preset, batch_size)
         for _ in range(2): model.train_on_batch(x, y)  # compiles
         with tempfile.TemporaryDirectory() as logdir:
             tf.profiler.experimental.start(logdir)
