@@ -19,7 +19,7 @@ import keras
 import numpy as np
 from PIL import Image, UnidentifiedImageError
 
-from .bench import benchmark
+from .bench import TRAINING_LOOPS, benchmark
 from .checks import invalid_argument
 from .data import load_dataset, make_pipeline
 from .devices import DTYPE_POLICIES, data_parallel, resolve_dtype_policy, using_dtype_policy
@@ -266,13 +266,15 @@ def bench_parser() -> argparse.ArgumentParser:
     p.add_argument("--steps", type=_positive_int, default=10, help="timed steps per repeat")
     p.add_argument("--repeats", type=_positive_int, default=3, help="repeats; the median is reported")
     p.add_argument("--warmup", type=_positive_int, default=3, help="untimed steps first (compilation)")
+    p.add_argument("--loop", choices=TRAINING_LOOPS, default="train_on_batch",
+                   help="train_on_batch: one call per step, as the documents' benchmark; fit: model.fit, as training runs")
     _add_dtype_flags(p, default="float32")
     return p
 
 def bench(argv=None) -> dict:
     "Run `vit_small_ds_bench` with the command-line words `argv`; return the measurements."
     a = bench_parser().parse_args(argv)
-    result = benchmark(a.model, a.preset, a.batch_size, a.steps, a.repeats, a.warmup, a.dtype_policy)
+    result = benchmark(a.model, a.preset, a.batch_size, a.steps, a.repeats, a.warmup, a.dtype_policy, loop=a.loop)
     print(json.dumps(result))
     return result
 
