@@ -24,7 +24,7 @@ def _in_range(index, size:int, fill_mode:str):
     return index
 
 def jax_affine_transform(images, transform, interpolation="bilinear", fill_mode="constant", fill_value=0, data_format=None):
-    """`keras.ops.image.affine_transform` on JAX (same arguments and results), with 2-D gathers: each output pixel reads
+    """`keras.ops.image.affine_transform` on JAX (same arguments; same results to float rounding), with 2-D gathers: each output pixel reads
     its 1 (nearest) or 4 (bilinear) source pixels, all channels at once. Keras' JAX version interpolates in 3-D, channel
     included (8 gathers of single values per pixel), and computes the coordinates with a matmul that GPUs run in TF32."""
     import jax.numpy as jnp

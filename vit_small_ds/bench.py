@@ -12,9 +12,9 @@ import keras
 import numpy as np
 import tensorflow as tf
 
+from .checks import check_choice
 from .data import ImageDataset
 from .devices import environment, resolve_dtype_policy, using_dtype_policy
-from .checks import check_choice
 from .models import build_model, model_recipe
 from .time_budget import seconds_per_call
 from .training import TrainConfig, compile_model
