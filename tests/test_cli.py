@@ -228,3 +228,14 @@ def test_init_from_a_run_replaces_the_head_and_freeze_backbone_trains_only_logit
         value = keras.ops.convert_to_numpy(weight)
         if weight.path.startswith("logits/"): assert value.shape[-1] == 3
         else: assert (value == saved[weight.path]).all(), weight.path  # frozen: as the source run left it
+
+
+def test_bench_times_either_training_loop_and_says_which():
+    common = ("--model", "sl_vit", "--preset", "small", "--batch-size", "8", "--steps", "2", "--repeats", "1",
+              "--warmup", "1")
+    for loop in ("train_on_batch", "fit"):
+        result = last_json(run("vit_small_ds_bench", *common, "--loop", loop))
+        assert (result["loop"], result["backend"], result["batch_size"]) == (loop, "jax", 8)
+        assert result["train_img_per_s"] > 0
+    bad = run("vit_small_ds_bench", *common, "--loop", "scan", expect=2)
+    assert "--loop: invalid choice: 'scan'" in bad.stderr
