@@ -8,11 +8,12 @@ one that takes a dropout rate.
 """
 import argparse
 import statistics
-import time
 
 import jax
 import jax.numpy as jnp
 from jax._src.cudnn import fused_attention_stablehlo as cudnn_attention
+
+from vit_small_ds.time_budget import seconds_per_call
 
 TOKENS, HEADS, HEAD_DIM, RATE = 144, 4, 64, 0.1
 DIAGONAL_MASK = jnp.where(jnp.eye(TOKENS, dtype=bool), -1e9, 0.0).astype(jnp.bfloat16)[None, None]
@@ -42,12 +43,8 @@ def milliseconds(attention, batch_size):
                for key in jax.random.split(jax.random.key(0), 3))
     seed = jnp.array([1, 2, 3, 4], jnp.uint32)
     jax.block_until_ready(step(q, k, v, seed))  # compiles
-    timings = []
-    for _ in range(5):
-        start = time.perf_counter()
-        jax.block_until_ready([step(q, k, v, seed) for _ in range(10)])
-        timings.append((time.perf_counter() - start) / 10)
-    return statistics.median(timings) * 1e3
+    timings = seconds_per_call(lambda: jax.block_until_ready([step(q, k, v, seed) for _ in range(10)]), [()] * 5)
+    return statistics.median(timings) / 10 * 1e3
 
 
 def main():

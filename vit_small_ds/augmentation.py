@@ -46,8 +46,8 @@ def jax_affine_transform(images, transform, interpolation="bilinear", fill_mode=
     else:
         def nodes(coordinate):
             lower = jnp.floor(coordinate)
-            upper_weight = coordinate - lower
-            return [(lower.astype("int32"), 1 - upper_weight), (lower.astype("int32") + 1, upper_weight)]
+            index, upper_weight = lower.astype("int32"), coordinate - lower
+            return [(index, 1 - upper_weight), (index + 1, upper_weight)]
     batch_index = jnp.arange(batch)[:, None, None]
     outputs = 0
     for row, row_weight in nodes(rows):
