@@ -16,7 +16,7 @@ import numpy as np
 import vit_small_ds
 from vit_small_ds.augmentation import RandomRotation, RandomTranslation, RandomZoom
 from vit_small_ds.devices import using_dtype_policy
-from vit_small_ds.lsa import CosineAttention, LinearAttention, MultiHeadAttentionLSA
+from vit_small_ds.lsa import CosineAttention, DotProductAttention, LinearAttention, MultiHeadAttentionLSA
 from vit_small_ds.regularization import DropPath, Dropout
 from vit_small_ds.shiftvit import PatchMerging, ShiftViTBlock, StackedShiftBlocks
 from vit_small_ds.spt import PatchEncoder, Patches, ShiftedPatchTokenization
@@ -33,6 +33,7 @@ LAYERS = {
     "PatchEncoder": (lambda dtype: PatchEncoder(9, 16, dtype=dtype), (tokens,)),
     "ShiftedPatchTokenization": (lambda dtype: ShiftedPatchTokenization(12, 4, 16, dtype=dtype), (images,)),
     "ShiftedPatchTokenization(shifted=False)": (lambda dtype: ShiftedPatchTokenization(12, 4, 16, shifted=False, dtype=dtype), (images,)),
+    "DotProductAttention": (lambda dtype: DotProductAttention(2, 8, dtype=dtype), (tokens, tokens)),
     "MultiHeadAttentionLSA": (lambda dtype: MultiHeadAttentionLSA(2, 8, dtype=dtype), (tokens, tokens)),
     "CosineAttention": (lambda dtype: CosineAttention(2, 8, diagonal_mask=True, dtype=dtype), (tokens, tokens)),
     "LinearAttention": (lambda dtype: LinearAttention(2, 8, diagonal_mask=True, dtype=dtype), (tokens, tokens)),

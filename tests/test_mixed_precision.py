@@ -18,7 +18,7 @@ def run(backend, *args):
 @pytest.mark.parametrize("backend", ["tensorflow", "jax"])
 def test_every_layer_computes_in_bfloat16_with_float32_weights(backend):
     report = run(backend, "layers")
-    assert len(report) == 19
+    assert len(report) == 20
     for name, layer in report.items():
         assert layer["output_dtype"] == "bfloat16", (name, layer)
         assert layer["policies"] == ["mixed_bfloat16"], (name, layer)  # every sublayer follows its parent's policy

@@ -4,7 +4,8 @@
 
 # %% auto #0
 __all__ = ['ATTENTION_KINDS', 'TokenDense', 'ProjectedAttention', 'mask_value', 'uses_fused_attention', 'softmax_attention',
-           'MultiHeadAttentionLSA', 'Orthonormal', 'CosineAttention', 'LinearAttention', 'make_attention']
+           'DotProductAttention', 'MultiHeadAttentionLSA', 'Orthonormal', 'CosineAttention', 'LinearAttention',
+           'make_attention']
 
 # %% ../nbs/04_lsa.ipynb #81cb286b
 import math
@@ -152,7 +153,23 @@ def softmax_attention(query, key, value, mask, dropout_layer, training, return_w
 
 # %% ../nbs/04_lsa.ipynb #80ed2208
 @keras.saving.register_keras_serializable(package="vit_small_ds")
-class MultiHeadAttentionLSA(ProjectedAttention):
+class DotProductAttention(ProjectedAttention):
+    """Multi-head scaled dot-product attention, softmax(q.k / sqrt(key_dim)) v (Vaswani et al. 2017,
+    https://arxiv.org/abs/1706.03762): the vanilla ViT's. It has the weights, weight paths and call of
+    `keras.layers.MultiHeadAttention`, with `TokenDense` projections. Cost: O(T^2) in the number of tokens T.
+
+    Example:
+    >>> attention = DotProductAttention(num_heads=4, key_dim=16)
+    >>> out, weights = attention(x, x, return_attention_scores=True)  # x: (B, T, D); weights: (B, 4, T, T)
+    """
+    def _query_scale(self):
+        return 1 / math.sqrt(self.key_dim)
+
+    def attend(self, query, key, value, mask, training, return_weights):
+        return softmax_attention(query, key, value, mask, self.dropout_layer, training, return_weights)
+
+@keras.saving.register_keras_serializable(package="vit_small_ds")
+class MultiHeadAttentionLSA(DotProductAttention):
     """Locality Self-Attention (Lee et al. 2021, https://arxiv.org/abs/2112.13492).
 
     Scaled dot-product attention whose diagonal is masked (`diagonal_mask=True`, the default) and
@@ -174,8 +191,6 @@ class MultiHeadAttentionLSA(ProjectedAttention):
     def _query_scale(self):
         return 1 / self.tau
 
-    def attend(self, query, key, value, mask, training, return_weights):
-        return softmax_attention(query, key, value, mask, self.dropout_layer, training, return_weights)
 
 # %% ../nbs/04_lsa.ipynb #ea0b5e69
 @keras.saving.register_keras_serializable(package="vit_small_ds")
@@ -265,7 +280,6 @@ def make_attention(attention:str, num_heads:int, key_dim:int, dropout:float=0.0,
     """The attention layer of kind `attention` ('standard', 'cosine' or 'linear'), with Locality Self-Attention when `lsa`.
     `dtype`: its dtype policy (a layer that holds it passes its own)."""
     check_choice(ATTENTION_KINDS, attention=attention)
-    if attention == "standard" and not lsa:
-        return layers.MultiHeadAttention(num_heads=num_heads, key_dim=key_dim, dropout=dropout, name=name, dtype=dtype)
-    classes = {"standard": MultiHeadAttentionLSA, "cosine": CosineAttention, "linear": LinearAttention}
+    standard = MultiHeadAttentionLSA if lsa else DotProductAttention
+    classes = {"standard": standard, "cosine": CosineAttention, "linear": LinearAttention}
     return classes[attention](num_heads=num_heads, key_dim=key_dim, dropout=dropout, diagonal_mask=lsa, name=name, dtype=dtype)
