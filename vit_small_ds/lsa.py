@@ -191,7 +191,6 @@ class MultiHeadAttentionLSA(DotProductAttention):
     def _query_scale(self):
         return 1 / self.tau
 
-
 # %% ../nbs/04_lsa.ipynb #ea0b5e69
 @keras.saving.register_keras_serializable(package="vit_small_ds")
 class Orthonormal(keras.constraints.Constraint):
