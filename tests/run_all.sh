@@ -1,36 +1,36 @@
 #!/usr/bin/env bash
-# All the project's checks, from the dev environment: notebooks and package in sync, the notebooks
-# run as a user runs them (TensorFlow), the component notebooks' tests on JAX, then pytest.
+# All the project's checks, from the dev environment (tests/README.md says what each costs):
+#   bash tests/run_all.sh          # what CI runs: cells marked slow are skipped
+#   bash tests/run_all.sh --full   # the slow cells too: run it before changing a notebook's demonstration
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. tests/stages.sh
 export TF_CPP_MIN_LOG_LEVEL=3
+full=()
+if [ "${1:-}" = "--full" ]; then full=(--full); fi
 
-echo "== nbdev_export leaves no diff"
+stage "nbdev_export and nbdev_clean leave no diff"
 nbdev_export
+nbdev_clean
 if [ -n "$(git status --porcelain -- vit_small_ds nbs)" ]; then
     git status --porcelain -- vit_small_ds nbs
-    git --no-pager diff --stat -- vit_small_ds
-    echo "nbdev_export changed the package: edit the notebooks, not vit_small_ds/*.py" >&2
+    echo "nbdev_export or nbdev_clean changed the package or the notebooks: edit the notebooks (not vit_small_ds/*.py), then run both" >&2
     exit 1
 fi
 
-# The notebooks as a Colab user runs them, on TensorFlow: every cell, each notebook alone in an empty
-# folder, in a second environment with only the package's runtime requirements and a notebook runner
-# (no nbdev, no dev extras). 13_experiments trains for hours there, so it runs below in its reduced form.
-echo "== notebooks in a runtime-only environment (TensorFlow)"
+# Every notebook as a Colab user runs it, on TensorFlow: each alone in an empty folder, in a second
+# environment with only the package's runtime requirements and a notebook runner (no nbdev, no dev extras).
+stage "runtime-only environment: install"
 python3 -m venv .venv-notebooks
 .venv-notebooks/bin/pip install -q ".[tensorflow]" "execnb<0.2"
-KERAS_BACKEND=tensorflow .venv-notebooks/bin/python tests/run_notebooks.py --jobs 2 $(ls nbs/[0-9]*.ipynb | grep -v 13_experiments)
+stage "notebooks, runtime-only environment (TensorFlow)"
+KERAS_BACKEND=tensorflow .venv-notebooks/bin/python tests/run_notebooks.py --jobs 2 "${full[@]}" nbs/*.ipynb
 
-echo "== nbdev_test 13_experiments (TensorFlow; its eval: false cells, the full-size runs, skipped)"
-KERAS_BACKEND=tensorflow nbdev_test --path nbs/13_experiments.ipynb
+# The component notebooks' tests again on JAX. The training notebooks' code runs on JAX in pytest
+# (tests/test_cli.py, tests/test_determinism.py), at a fraction of the time.
+stage "component notebooks (JAX)"
+KERAS_BACKEND=jax nbdev_test --n_workers 2 --flags "${full:+slow}" \
+    --skip_file_re '^([_.]|index|09_training|11_cli|12_bench|13_experiments)'
 
-# The component notebooks run on JAX too, in the dev environment. The training notebooks are
-# TensorFlow-only here; their code runs on JAX in tests/test_cli.py and tests/test_determinism.py,
-# at a fraction of the time. Cells marked slow (training demonstrations) are skipped.
-echo "== nbdev_test (JAX backend, component notebooks)"
-KERAS_BACKEND=jax nbdev_test --n_workers 2 --flags "${NBDEV_TEST_FLAGS:-}" \
-    --skip_file_re '^([_.]|09_training|11_cli|12_bench|13_experiments)'
-
-echo "== pytest"
-python -m pytest -q tests
+stage "pytest"
+python -m pytest -q --durations=15 tests
