@@ -1,10 +1,9 @@
-"""Save every model variant, load it back, and compare predictions; run by tests/test_saving.py
-under each backend (KERAS_BACKEND is read when keras is imported, so each backend is a process).
+"""Save every registered model variant on one backend and load it on the other; run by tests/test_saving.py
+(KERAS_BACKEND is read when keras is imported, so each backend is a process).
 
-    python tests/roundtrip.py same DIR       # save, load, compare on this backend; weights-only too
-    python tests/roundtrip.py save DIR       # save models, inputs and outputs for another backend
-    python tests/roundtrip.py load DIR       # load what `save` wrote and compare
-Prints one JSON line: the largest absolute difference per variant.
+    python tests/roundtrip.py save DIR    # build each variant, save it (.keras and weights only) with its logits
+    python tests/roundtrip.py load DIR    # with only `import keras, vit_small_ds`: load each, compare the logits
+Prints one JSON line.
 """
 import json
 import sys
@@ -13,56 +12,79 @@ from pathlib import Path
 import keras
 import numpy as np
 
-from vit_small_ds.data import load_dataset
-from vit_small_ds.models import build_model
-
-VARIANTS = [(name, "standard") for name in ("vit", "sl_vit", "spt_vit", "lsa_vit")] + [
-    ("sl_vit", "cosine"), ("sl_vit", "linear"), ("vit", "cosine"), ("shiftvit", None)]
+import vit_small_ds  # the only import of the library `load` needs: it registers every layer
 
 
-def build(name, attention, data, seed=0):
+def variants():
+    "name -> build_model overrides: every registered model, and each ViT-family model with each attention kind."
+    found = {}
+    for name in vit_small_ds.models.MODELS:
+        attention = hasattr(vit_small_ds.models.model_recipe(name).config(), "attention")
+        for kind in vit_small_ds.lsa.ATTENTION_KINDS if attention else [None]:
+            found[f"{name}-{kind}" if kind else name] = dict(model=name, transformer_layers=1, attention=kind) if kind else \
+                dict(model=name)
+    return found
+
+
+def random_data():
+    """Images of random pixels, and a dataset of them to build from. Across backends we compare on these: on real
+    images, patches of flat background reach the SPT's layer norm with a variance of rounding noise, which its
+    epsilon of 1e-6 amplifies about 1000-fold, so two correct backends differ there by up to 3e-4."""
+    images = np.random.default_rng(0).integers(0, 256, (16, 28, 28, 1)).astype("uint8")
+    labels = np.arange(16) % 10
+    return images, vit_small_ds.ImageDataset(images, labels, images, labels, images, labels, [str(i) for i in range(10)])
+
+
+def build(settings, data, seed):
     keras.utils.set_random_seed(seed)
-    vit_settings = {} if attention is None else dict(transformer_layers=2, attention=attention)  # ShiftViT has neither
-    return build_model(name, data, **vit_settings)
+    return vit_small_ds.build_model(settings["model"], data, **{k: v for k, v in settings.items() if k != "model"})
 
 
-def random_images(shape, n=32):
-    """Images of random pixels. Across backends we compare on these: on real images, patches of flat background
-    reach the SPT's layer norm with a variance of rounding noise, which its epsilon of 1e-6 amplifies about
-    1000-fold, so two correct backends differ there by up to 3e-4 (and JAX compiled from JAX op by op by 2e-4)."""
-    return np.random.default_rng(0).integers(0, 256, (n, *shape)).astype("uint8")
+def logits(model, images):
+    return keras.ops.convert_to_numpy(model(images, training=False))  # eager: for a tiny batch, compiling costs more
 
 
-def predict(model, images):
-    return np.asarray(model.predict(images, verbose=0))
-
-
-def main(mode, folder):
-    folder = Path(folder)
-    data = load_dataset("sample")
-    images = data.x_test[:32] if mode == "same" else random_images(data.x_test.shape[1:])
-    differences = {}
-    for name, attention in VARIANTS:
-        key = f"{name}-{attention}"
-        if mode == "load":
-            loaded = keras.saving.load_model(folder / f"{key}.keras")
-            differences[key] = float(np.abs(predict(loaded, images) - np.load(folder / f"{key}.npy")).max())
-            continue
-        model = build(name, attention, data)
-        expected = predict(model, images)
+def save(folder):
+    images, data = random_data()
+    for key, settings in variants().items():
+        model = build(settings, data, seed=0)
         model.save(folder / f"{key}.keras")
-        if mode == "save":
-            np.save(folder / f"{key}.npy", expected)
-            continue
-        loaded = keras.saving.load_model(folder / f"{key}.keras")
         model.save_weights(folder / f"{key}.weights.h5")
-        rebuilt = build(name, attention, data, seed=1)  # other initial weights: the load has to do the work
-        assert np.abs(predict(rebuilt, images) - expected).max() > 1e-3
+        np.save(folder / f"{key}.npy", logits(model, images))
+    return sorted(variants())
+
+
+def load(folder):
+    "The largest logit difference of each variant loaded whole, and loaded as weights into a model built afresh."
+    images, data = random_data()
+    differences = {}
+    for key, settings in variants().items():
+        expected = np.load(folder / f"{key}.npy")
+        differences[key] = float(np.abs(logits(keras.saving.load_model(folder / f"{key}.keras"), images) - expected).max())
+        rebuilt = build(settings, data, seed=1)  # other initial weights: the load has to do the work
+        assert np.abs(logits(rebuilt, images) - expected).max() > 1e-3, key
         rebuilt.load_weights(folder / f"{key}.weights.h5")
-        differences[key] = float(np.abs(predict(loaded, images) - expected).max())
-        differences[f"{key} (weights only)"] = float(np.abs(predict(rebuilt, images) - expected).max())
-    print(json.dumps({"backend": keras.backend.backend(), "max_abs_difference": differences}))
+        differences[f"{key} (weights only)"] = float(np.abs(logits(rebuilt, images) - expected).max())
+    return differences
+
+
+def unregistered_layers():
+    "The library's layer classes that `import vit_small_ds` did not register (a saved model holding one would not load)."
+    import importlib, inspect, pkgutil
+    registered = set(keras.saving.get_custom_objects().values())
+    classes = {cls for info in pkgutil.iter_modules(vit_small_ds.__path__)
+               for _, cls in inspect.getmembers(importlib.import_module(f"vit_small_ds.{info.name}"), inspect.isclass)
+               if cls.__module__.startswith("vit_small_ds.") and issubclass(cls, keras.layers.Layer)}
+    classes.discard(vit_small_ds.lsa.ProjectedAttention)  # a base class: a model holds its subclasses
+    return len(classes), sorted(c.__name__ for c in classes - registered)
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:])
+    mode, folder = sys.argv[1], Path(sys.argv[2])
+    if mode == "save":
+        report = {"saved": save(folder)}
+    else:  # load first: `unregistered_layers` imports every module of the library
+        differences = load(folder)
+        layers, missing = unregistered_layers()
+        report = {"differences": differences, "layers": layers, "unregistered": missing}
+    print(json.dumps({"backend": keras.backend.backend(), **report}))
