@@ -2,7 +2,7 @@
 SavedModel the way `huggingface_hub.save_pretrained_keras` saved the published model. Run by
 tests/test_documents_savedmodel.py in a subprocess, with tf-keras installed and TF_USE_LEGACY_KERAS=1:
 
-    TF_USE_LEGACY_KERAS=1 python tests/documents_keras2_model.py sl|vanilla|cnn FOLDER
+    TF_USE_LEGACY_KERAS=1 python tests/documents_keras2_model.py KIND FOLDER [KIND FOLDER ...]   # KIND: sl|vanilla|cnn
 
 The sizes are small (so the test is quick); the layers, their order, names and call are seed 001's.
 `cnn` saves a small Keras 2 CNN instead: a SavedModel of another architecture.
@@ -109,8 +109,9 @@ def create_vit_classifier(data_augmentation, vanilla):
     return keras.Model(inputs=inputs, outputs=logits)
 
 
-if __name__ == "__main__":
-    kind, folder = sys.argv[1], sys.argv[2]
+def save(kind, folder):
+    "Build the model `kind`, give it random weights, and save it with its logits on eight images in `folder`."
+    keras.backend.clear_session()  # layer names as a fresh process gives them, as in the published model
     tf.keras.utils.set_random_seed(0)
     rng = np.random.default_rng(0)
     x_train = rng.integers(0, 256, (64, *INPUT_SHAPE)).astype("float32")
@@ -130,4 +131,8 @@ if __name__ == "__main__":
     model.save(folder, save_format="tf")  # what huggingface_hub.save_pretrained_keras does, beside a config.json
     with open(os.path.join(folder, "config.json"), "w") as f: json.dump({}, f)
     np.savez(os.path.join(folder, "expected.npz"), images=images, logits=logits)
-    print(json.dumps({"weights": len(model.weights), "params": model.count_params()}))
+    return {"weights": len(model.weights), "params": model.count_params()}
+
+
+if __name__ == "__main__":
+    print(json.dumps({kind: save(kind, folder) for kind, folder in zip(sys.argv[1::2], sys.argv[2::2])}))

@@ -21,8 +21,8 @@ from vit_small_ds.models import model_recipe
 from vit_small_ds.training import TrainConfig, run_experiment
 
 full = load_dataset("sample")
-data = ImageDataset(full.x_train[:512], full.y_train[:512], full.x_val[:128], full.y_val[:128],
-                    full.x_test[:128], full.y_test[:128], full.class_names, "subset")
+data = ImageDataset(full.x_train[:256], full.y_train[:256], full.x_val[:64], full.y_val[:64],
+                    full.x_test[:64], full.y_test[:64], full.class_names, "subset")
 random_layers = sys.argv[1] == "random_layers"
 if not random_layers:  # serve the batches in a fixed order (see the TensorFlow test)
     import vit_small_ds.training as training
@@ -35,7 +35,7 @@ def train(scope):
         keras.utils.set_random_seed(0)
         overrides = {} if random_layers else dict(dropout=0.0, head_dropout=0.0)
         recipe = model_recipe("sl_vit")
-        config = recipe.config("small", input_shape=data.input_shape, num_classes=10, transformer_layers=2, **overrides)
+        config = recipe.config("small", input_shape=data.input_shape, num_classes=10, transformer_layers=1, **overrides)
         augmentation = vit_augmentation(data.x_train, config.image_size) if random_layers else None  # flip, rotate, zoom
         model = recipe.build(config, augmentation, "sl_vit")
 
@@ -63,7 +63,7 @@ def test_jax_data_parallel_matches_one_device():
     result = train_both_ways("jax", "random_layers")
     assert result["devices"] == [1, 2]
     assert result["max_weight_difference"] < 1e-4, result
-    assert result["test_accuracy"][0] == pytest.approx(result["test_accuracy"][1], abs=1 / 128), result
+    assert result["test_accuracy"][0] == pytest.approx(result["test_accuracy"][1], abs=1 / 64), result
 
 
 def test_tensorflow_mirrored_strategy_matches_one_device():
@@ -72,4 +72,4 @@ def test_tensorflow_mirrored_strategy_matches_one_device():
     result = train_both_ways("tensorflow", "deterministic")
     assert result["devices"] == [1, 2]
     assert result["max_weight_difference"] < 1e-4, result
-    assert result["test_accuracy"][0] == pytest.approx(result["test_accuracy"][1], abs=1 / 128), result
+    assert result["test_accuracy"][0] == pytest.approx(result["test_accuracy"][1], abs=1 / 64), result

@@ -30,6 +30,6 @@ def test_every_layer_computes_in_bfloat16_with_float32_weights(backend):
 def test_a_bfloat16_trained_model_predicts_the_same_in_float32(backend, tmp_path):
     report = run(backend, "saved", str(tmp_path))
     assert report["twin_policy"] == "float32"
-    assert report["test_accuracy"] > 0.3, report  # it trained (chance is 0.1)
+    assert report["predicted_classes"] >= 3, report  # not one class for every image, which any two models would agree on
     assert report["max_probability_difference"] < NETWORK_PROBABILITY_TOLERANCE, report
     assert report["same_class"] >= 0.97, report
