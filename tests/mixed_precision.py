@@ -14,9 +14,9 @@ import keras
 import numpy as np
 
 import vit_small_ds
-from vit_small_ds.augmentation import RandomRotation, RandomTranslation, RandomZoom
+from vit_small_ds.augmentation import RandAugment, RandomRotation, RandomTranslation, RandomZoom
 from vit_small_ds.devices import using_dtype_policy
-from vit_small_ds.lsa import CosineAttention, DotProductAttention, LinearAttention, MultiHeadAttentionLSA
+from vit_small_ds.lsa import CosineAttention, DotProductAttention, LinearAttention, MultiHeadAttentionLSA, TokenDense
 from vit_small_ds.regularization import DropPath, Dropout
 from vit_small_ds.shiftvit import PatchMerging, ShiftViTBlock, StackedShiftBlocks
 from vit_small_ds.spt import PatchEncoder, Patches, ShiftedPatchTokenization
@@ -49,6 +49,8 @@ LAYERS = {
     "RandomRotation": (lambda dtype: RandomRotation(0.1, seed=1, dtype=dtype), (images,)),
     "RandomZoom": (lambda dtype: RandomZoom(0.2, 0.2, seed=1, dtype=dtype), (images,)),
     "RandomTranslation": (lambda dtype: RandomTranslation(0.1, 0.1, seed=1, dtype=dtype), (images,)),
+    "TokenDense": (lambda dtype: TokenDense("abc,cde->abde", output_shape=(None, 2, 8), bias_axes="de", dtype=dtype), (tokens,)),
+    "RandAugment": (lambda dtype: RandAugment(value_range=(0, 1), num_ops=2, factor=0.5, seed=1, dtype=dtype), (images,)),
 }
 
 
@@ -56,11 +58,19 @@ def sublayers(layer):
     return list(layer._flatten_layers(include_self=True, recursive=True))
 
 
+def untested_layers(tested):
+    "The library's registered layer classes that no entry of LAYERS builds (`tested`: the classes that they build)."
+    registered = {cls for cls in keras.saving.get_custom_objects().values()
+                  if isinstance(cls, type) and issubclass(cls, keras.layers.Layer) and cls.__module__.startswith("vit_small_ds.")}
+    return sorted(cls.__name__ for cls in registered - tested)
+
+
 def check_layers():
     keras.utils.set_random_seed(0)  # the same weights in every run, so that the errors reproduce
-    report = {}
+    report, tested = {}, set()
     for name, (factory, inputs) in LAYERS.items():
         exact, mixed = factory("float32"), factory("mixed_bfloat16")
+        tested.add(type(exact))
         expected = np.asarray(exact(*inputs))
         if exact.weights:
             mixed(*inputs)  # builds it
@@ -72,7 +82,7 @@ def check_layers():
             "policies": sorted({sub.dtype_policy.name for sub in sublayers(mixed)}),
             "variable_dtypes": sorted({keras.backend.standardize_dtype(v.dtype) for v in mixed.weights}),
             "relative_error": float(np.abs(values - expected).max() / max(np.abs(expected).max(), 1e-6))}
-    return report
+    return {"layers": report, "untested": untested_layers(tested)}
 
 
 def train_save_and_load(folder):

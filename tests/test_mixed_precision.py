@@ -9,6 +9,9 @@ BFLOAT16_TOLERANCE = 0.02  # bfloat16 rounds to 8 significant bits (0.4%); a lay
 # A whole network's roundings add up, and near a decision boundary they move a probability by a few percent
 # (measured: 0.008 on TensorFlow, 0.026 on JAX); the predicted classes must still agree.
 NETWORK_PROBABILITY_TOLERANCE = 0.05
+# Keras' RandAugment draws its magnitudes in the compute dtype, so under bfloat16 it draws others than in float32
+# (the same operations, other shear, contrast and solarization factors): its dtypes are checked, not its values.
+DRAWS_IN_COMPUTE_DTYPE = {"RandAugment"}
 
 
 def run(backend, *args):
@@ -17,13 +20,13 @@ def run(backend, *args):
 
 @pytest.mark.parametrize("backend", ["tensorflow", "jax"])
 def test_every_layer_computes_in_bfloat16_with_float32_weights(backend):
-    report = run(backend, "layers")
-    assert len(report) == 20
-    for name, layer in report.items():
+    result = run(backend, "layers")
+    assert result["untested"] == [], result["untested"]  # a new layer gets an entry in mixed_precision.LAYERS
+    for name, layer in result["layers"].items():
         assert layer["output_dtype"] == "bfloat16", (name, layer)
         assert layer["policies"] == ["mixed_bfloat16"], (name, layer)  # every sublayer follows its parent's policy
         assert layer["variable_dtypes"] in ([], ["float32"]), (name, layer)
-        assert layer["relative_error"] < BFLOAT16_TOLERANCE, (name, layer)
+        if name not in DRAWS_IN_COMPUTE_DTYPE: assert layer["relative_error"] < BFLOAT16_TOLERANCE, (name, layer)
 
 
 @pytest.mark.parametrize("backend", ["tensorflow", "jax"])
