@@ -1,8 +1,9 @@
 """Save every registered model variant on one backend and load it on the other; run by tests/test_saving.py
 (KERAS_BACKEND is read when keras is imported, so each backend is a process).
 
-    python tests/roundtrip.py save DIR    # build each variant, save it (.keras and weights only) with its logits
-    python tests/roundtrip.py load DIR    # with only `import keras, vit_small_ds`: load each, compare the logits
+    python tests/roundtrip.py save DIR    # build each variant, save it (.keras and weights only) with its logits;
+                                          # SL-ViT also with save_pretrained, and its attention maps
+    python tests/roundtrip.py load DIR    # with only `import keras, vit_small_ds`: load each, compare
 Prints one JSON line.
 """
 import json
@@ -13,6 +14,8 @@ import keras
 import numpy as np
 
 import vit_small_ds  # the only import of the library `load` needs: it registers every layer
+
+PRETRAINED = "sl_vit-standard"  # the variant also saved with save_pretrained, whose attention maps are compared too
 
 
 def variants():
@@ -51,6 +54,9 @@ def save(folder):
         model.save(folder / f"{key}.keras")
         model.save_weights(folder / f"{key}.weights.h5")
         np.save(folder / f"{key}.npy", logits(model, images))
+        if key == PRETRAINED:
+            vit_small_ds.save_pretrained(model, folder / "pretrained", class_names=data.class_names)
+            np.savez(folder / "attention_maps.npz", *vit_small_ds.attention_maps(model, images))
     return sorted(variants())
 
 
@@ -65,6 +71,12 @@ def load(folder):
         assert np.abs(logits(rebuilt, images) - expected).max() > 1e-3, key
         rebuilt.load_weights(folder / f"{key}.weights.h5")
         differences[f"{key} (weights only)"] = float(np.abs(logits(rebuilt, images) - expected).max())
+    pretrained, info = vit_small_ds.load_pretrained(folder / "pretrained")
+    assert info["class_names"] == data.class_names, info
+    differences[f"{PRETRAINED} (save_pretrained)"] = float(np.abs(logits(pretrained, images) - np.load(folder / f"{PRETRAINED}.npy")).max())
+    saved_maps = np.load(folder / "attention_maps.npz")
+    differences[f"{PRETRAINED} (attention maps)"] = max(float(np.abs(m - saved_maps[f"arr_{i}"]).max())
+                                                        for i, m in enumerate(vit_small_ds.attention_maps(pretrained, images)))
     return differences
 
 

@@ -69,11 +69,14 @@ def test_predict_ranks_every_class_of_a_resized_image(trained_run, green_image, 
     assert len(ranked) == 2 and ranked[0][0] == "class1" and ranked[0][1] == pytest.approx(probabilities[0], abs=2e-3)
 
 
-def test_bench_times_the_fit_loop_and_says_so():
-    result = last_json(run_command(["vit_small_ds_bench", "--model", "vit", "--preset", "small", "--batch-size", "8",
-                                    "--steps", "2", "--repeats", "1", "--warmup", "1", "--loop", "fit"], "jax").stdout)
-    assert (result["loop"], result["backend"], result["batch_size"]) == ("fit", "jax", 8)
-    assert result["train_img_per_s"] > 0 and result["infer_img_per_s"] > 0
+def test_bench_times_either_training_loop_and_says_which(capsys):
+    flags = ["--model", "vit", "--preset", "small", "--batch-size", "8", "--steps", "2", "--repeats", "1", "--warmup", "1"]
+    result = last_json(run_command(["vit_small_ds_bench", *flags, "--loop", "fit"], "jax").stdout)
+    main(bench, flags)  # the default loop, on TensorFlow
+    default = last_json(capsys.readouterr().out)
+    assert [(r["loop"], r["backend"], r["batch_size"]) for r in (result, default)] == \
+        [("fit", "jax", 8), ("train_on_batch", "tensorflow", 8)]
+    assert all(r["train_img_per_s"] > 0 and r["infer_img_per_s"] > 0 for r in (result, default))
 
 
 def test_help_shows_dashes_defaults_examples_and_every_registered_choice():
@@ -95,7 +98,10 @@ def user_errors(run, tmp_path):
         (grey / name).mkdir(parents=True)
         for i in range(10): Image.new("L", (24, 24), i * 20).save(grey / name / f"{i}.png")
     (tmp_path / "notes.txt").write_text("not a model")
+    shutil.copy(run / "model.keras", tmp_path / "alone.keras")  # no config.json beside it
     return [
+        (train, ["--epochs", "ten"], "argument --epochs: expected a positive integer. Received: ten"),
+        (evaluate, [str(tmp_path / "alone.keras")], "no config.json beside"),
         (evaluate, [], "the following arguments are required: path"),
         (evaluate, [str(run / "missing.keras")], "missing.keras"),
         (evaluate, [str(run), "--dataset", str(grey)], "but its images are (24, 24, 1)"),
@@ -118,15 +124,20 @@ def test_every_user_error_is_one_line_and_status_2(trained_run, tmp_path, capsys
     assert json.loads((out / "metrics.json").read_text())["model"] == "sl_vit"  # the refused run left it untouched
 
 
-def test_overwrite_patience_and_augment_reach_the_run(trained_run, colour_folder, tmp_path):
+def test_overwrite_patience_and_the_paper_recipe_reach_the_run(trained_run, colour_folder, tmp_path):
     out = tmp_path / "run"
     shutil.copytree(trained_run[0], out)
     metrics = train(["--dataset", str(colour_folder), *TRAIN_FLAGS, "--output", str(out), "--overwrite", "--model", "vit",
-                     "--augment", "none", "--epochs", "4", "--learning-rate", "1e-12", "--patience", "1"])
+                     "--augment", "paper", "--random-erasing", "0.5", "--epochs", "4", "--learning-rate", "1e-12",
+                     "--patience", "1"])
     assert (metrics["model"], metrics["epochs_run"], metrics["best_epoch"]) == ("vit", 2, 1)  # no epoch improves on the first
     with open(out / "history.csv") as f: assert [row["epoch"] for row in csv.DictReader(f)] == ["1", "2"]  # afresh
-    assert json.loads((out / "config.json").read_text())["augment"] == "none"
-    assert keras.saving.load_model(out / "model.keras").layers[1].name == "preprocessing"  # rescale and resize only
+    config = json.loads((out / "config.json").read_text())
+    assert (config["augment"], config["random_erasing"]) == ("paper", 0.5)
+    train_config = {k: config["train"][k] for k in ("mixing", "repeated_augmentation", "label_smoothing", "batch_size")}
+    assert train_config == {"mixing": True, "repeated_augmentation": 3, "label_smoothing": 0.1, "batch_size": 16}  # a flag wins
+    augmentation = keras.saving.load_model(out / "model.keras").layers[1]
+    assert augmentation.layers[-1].name == "random_erasing" and tuple(augmentation.layers[-1].factor) == (0.5, 0.5)
 
 
 def test_init_from_a_run_replaces_the_head_and_freeze_backbone_trains_only_logits(trained_run, tmp_path, capsys):
