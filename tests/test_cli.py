@@ -13,7 +13,7 @@ from processes import run_command
 
 from vit_small_ds.cli import (bench, bench_parser, evaluate, evaluate_parser, main, predict, predict_parser, train,
                               train_parser)
-from vit_small_ds.models import AUGMENTS, MODELS
+from vit_small_ds.models import list_models, list_recipes
 
 
 def last_json(text):
@@ -87,7 +87,7 @@ def test_help_shows_dashes_defaults_examples_and_every_registered_choice():
     text = train_parser().format_help()
     for flag, default in [("--epochs", "10"), ("--batch-size", "128"), ("--seed", "42"), ("--validation-split", "0.1")]:
         assert flag in text and f"(default: {default})" in text, flag
-    assert "{" + ",".join(MODELS) + "}" in text and "{" + ",".join(AUGMENTS) + "}" in text
+    assert "{" + ",".join(list_models()) + "}" in text and "{" + ",".join(list_recipes()) + "}" in text
     assert "fashion also sets --augment flip --random-erasing 0.25" in " ".join(text.split())
 
 

@@ -18,16 +18,18 @@ if _importlib_util.find_spec("tensorflow") is None:
 # Importing the modules that define layers registers them with Keras.
 from vit_small_ds import augmentation, lsa, regularization, schedules, shiftvit, spt, vit  # noqa: F401
 from vit_small_ds.attention_maps import attention_maps, plot_attention
+from vit_small_ds.augmentation import adapt_normalization
 from vit_small_ds.data import ImageDataset, load_dataset, make_pipeline, show_images
 from vit_small_ds.devices import using_dtype_policy
 from vit_small_ds.finetuning import backbone, features
-from vit_small_ds.models import MODELS, build_model
+from vit_small_ds.models import MODELS, build_model, create_model, list_models, list_presets, list_recipes
 from vit_small_ds.saving import load_pretrained, save_pretrained
 from vit_small_ds.shiftvit import SHIFTVIT_PRESETS, ShiftViTConfig, create_shiftvit_classifier
 from vit_small_ds.training import TrainConfig, compare, predict_probabilities, run_experiment
 from vit_small_ds.vit import VIT_PRESETS, ViTConfig, create_vit_classifier
 
 __all__ = ["ImageDataset", "MODELS", "SHIFTVIT_PRESETS", "ShiftViTConfig", "TrainConfig", "VIT_PRESETS", "ViTConfig",
-           "attention_maps", "backbone", "build_model", "compare", "create_shiftvit_classifier", "create_vit_classifier",
-           "features", "load_dataset", "load_pretrained", "make_pipeline", "plot_attention", "predict_probabilities",
-           "run_experiment", "save_pretrained", "show_images", "using_dtype_policy"]
+           "adapt_normalization", "attention_maps", "backbone", "build_model", "compare", "create_model",
+           "create_shiftvit_classifier", "create_vit_classifier", "features", "list_models", "list_presets",
+           "list_recipes", "load_dataset", "load_pretrained", "make_pipeline", "plot_attention",
+           "predict_probabilities", "run_experiment", "save_pretrained", "show_images", "using_dtype_policy"]

@@ -4,9 +4,9 @@
 
 # %% auto #0
 __all__ = ['jax_affine_transform', 'CompiledOnJax', 'RandomRotation', 'RandomZoom', 'RandomTranslation', 'RandAugment',
-           'adapted_normalization', 'refresh_normalization', 'vit_augmentation', 'shiftvit_augmentation',
-           'strong_augmentation', 'flip_augmentation', 'flip_shift_augmentation', 'paper_augmentation',
-           'random_erasing', 'one_hot_labels', 'label_mixing']
+           'adapted_normalization', 'adapt_normalization', 'refresh_normalization', 'vit_augmentation',
+           'shiftvit_augmentation', 'strong_augmentation', 'flip_augmentation', 'flip_shift_augmentation',
+           'paper_augmentation', 'random_erasing', 'one_hot_labels', 'label_mixing']
 
 # %% ../nbs/02_augmentation.ipynb #d43cb4cb
 import keras
@@ -105,17 +105,30 @@ class RandAugment(CompiledOnJax, layers.RandAugment):
     "Keras' `RandAugment` (its rotation, shear and translation interpolate), compiled with the rest of the step on JAX."
 
 # %% ../nbs/02_augmentation.ipynb #6b251215
-def adapted_normalization(x_train, batch_size:int=1024):
-    "A `Normalization` layer holding the per-channel mean and variance of `x_train`."
+def adapted_normalization(x_train=None, batch_size:int=1024):
+    """A `Normalization` layer holding the per-channel mean and variance of `x_train`; None: mean 0 and
+    variance 1 until `adapt_normalization` sets them."""
     normalization = layers.Normalization(name="normalization", dtype="float32")  # its statistics stay float32 under mixed precision
-    normalization.adapt(tf.data.Dataset.from_tensor_slices(x_train).batch(batch_size).map(lambda x: tf.cast(x, tf.float32)))
+    if x_train is not None: normalization.adapt(_float_batches(x_train, batch_size))
     return normalization
+
+def _float_batches(images, batch_size):
+    return tf.data.Dataset.from_tensor_slices(images).batch(batch_size).map(lambda x: tf.cast(x, tf.float32))
+
+def _nested_normalizations(model):
+    def nested(layer): return [layer] + [sub for inner in getattr(layer, "layers", []) for sub in nested(inner)]
+    return [layer for layer in nested(model) if isinstance(layer, layers.Normalization)]
+
+def adapt_normalization(model, images, batch_size:int=1024):
+    """Set every input `Normalization` of `model` to the per-channel mean and variance of `images` (n, H, W, C);
+    recipes that rescale instead (ShiftViT's, 'none') have none to set. Returns `model`."""
+    for layer in _nested_normalizations(model): layer.adapt(_float_batches(images, batch_size))
+    model.train_function = model.test_function = model.predict_function = None  # any compiled step holds the old statistics
+    return model
 
 def refresh_normalization(model):
     "Recompute what every `Normalization` in `model` divides by, after its mean and variance were assigned (not adapted or loaded)."
-    def nested(layer): return [layer] + [sub for inner in getattr(layer, "layers", []) for sub in nested(inner)]
-    for layer in nested(model):
-        if isinstance(layer, layers.Normalization): layer.finalize_state()
+    for layer in _nested_normalizations(model): layer.finalize_state()
 
 def vit_augmentation(x_train, image_size:int, rotation:float=0.02, zoom:float=0.2, name="vit_augmentation"):
     "Normalize (adapted on `x_train`), resize to `image_size`, flip, rotate and zoom."

@@ -13,9 +13,8 @@ import numpy as np
 import tensorflow as tf
 
 from .checks import check_choice
-from .data import ImageDataset
 from .devices import environment, resolve_dtype_policy, using_dtype_policy
-from .models import build_model, model_recipe
+from .models import create_model, list_presets, model_recipe
 from .time_budget import seconds_per_call
 from .training import TrainConfig, compile_model
 
@@ -31,14 +30,16 @@ def matmul_gflops(size:int=2048, repeats:int=5, dtype:str="float32") -> float:
 # %% ../nbs/12_bench.ipynb #2abcff88
 TRAINING_LOOPS = ("train_on_batch", "fit")
 
-def benchmark(model_name:str="sl_vit", preset:str="cifar100", batch_size:int=256, steps:int=10, repeats:int=3,
+def benchmark(model_name:str="sl_vit", preset:str=None, batch_size:int=256, steps:int=10, repeats:int=3,
               warmup:int=3, dtype_policy:str="float32", matmul_size:int=2048, loop:str="train_on_batch", **overrides) -> dict:
-    """Training and inference images/s of `model_name` at `preset` on random data, with FLOP rates, under
+    """Training and inference images/s of `model_name` at `preset` (None: cifar100, the documents' benchmark, where the
+    model has it, else its default) on random data, with FLOP rates, under
     `dtype_policy` ('float32', 'mixed_bfloat16', 'mixed_float16' or 'auto', see `devices.resolve_dtype_policy`).
     `loop`: how training steps are run, 'train_on_batch' (one call per step, as the documents' benchmark) or 'fit'
     (`model.fit` over `steps` batches, as training runs; its warm-up is one such epoch). `overrides` change settings of
-    the preset, as in `build_model` (e.g. `dropout=0.0`)."""
+    the preset, as in `create_model` (e.g. `dropout=0.0`)."""
     check_choice(TRAINING_LOOPS, loop=loop)
+    preset = preset or ("cifar100" if "cifar100" in list_presets(model_name) else None)
     policy = resolve_dtype_policy(dtype_policy)
     with using_dtype_policy(policy):
         return _benchmark(model_name, preset, batch_size, steps, repeats, warmup, matmul_size, loop, overrides)
@@ -50,8 +51,8 @@ def training_on_random_data(model_name:str, preset:str, batch_size:int, **overri
     rng = np.random.default_rng(0)
     x = rng.integers(0, 256, (batch_size, *config.input_shape), dtype=np.uint8)
     y = rng.integers(0, config.num_classes, batch_size)
-    data = ImageDataset(x, y, x[:1], y[:1], x[:1], y[:1], [str(i) for i in range(config.num_classes)], name="random")
-    model = build_model(model_name, data, preset, **overrides)  # the registry's factory: the benchmark trains what training trains
+    model = create_model(model_name, preset, input_shape=config.input_shape, num_classes=config.num_classes, normalize_on=x,
+                         **overrides)  # the registry's factory: the benchmark trains what training trains
     compile_model(model, TrainConfig(batch_size=batch_size), steps_per_epoch=1000)
     return model, x, y
 
