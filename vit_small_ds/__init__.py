@@ -23,13 +23,14 @@ from vit_small_ds.data import ImageDataset, load_dataset, make_pipeline, show_im
 from vit_small_ds.devices import using_dtype_policy
 from vit_small_ds.finetuning import backbone, features
 from vit_small_ds.models import MODELS, build_model, create_model, list_models, list_presets, list_recipes
+from vit_small_ds.run import RunSpec, train
 from vit_small_ds.saving import load_pretrained, save_pretrained
 from vit_small_ds.shiftvit import SHIFTVIT_PRESETS, ShiftViTConfig, create_shiftvit_classifier
 from vit_small_ds.training import TrainConfig, compare, predict_probabilities, run_experiment
 from vit_small_ds.vit import VIT_PRESETS, ViTConfig, create_vit_classifier
 
-__all__ = ["ImageDataset", "MODELS", "SHIFTVIT_PRESETS", "ShiftViTConfig", "TrainConfig", "VIT_PRESETS", "ViTConfig",
+__all__ = ["ImageDataset", "MODELS", "RunSpec", "SHIFTVIT_PRESETS", "ShiftViTConfig", "TrainConfig", "VIT_PRESETS", "ViTConfig",
            "adapt_normalization", "attention_maps", "backbone", "build_model", "compare", "create_model",
            "create_shiftvit_classifier", "create_vit_classifier", "features", "list_models", "list_presets",
            "list_recipes", "load_dataset", "load_pretrained", "make_pipeline", "plot_attention",
-           "predict_probabilities", "run_experiment", "save_pretrained", "show_images", "using_dtype_policy"]
+           "predict_probabilities", "run_experiment", "save_pretrained", "show_images", "train", "using_dtype_policy"]
