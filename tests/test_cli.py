@@ -107,7 +107,7 @@ def user_errors(run, tmp_path):
         (evaluate, [str(run), "--dataset", str(grey)], "but its images are (24, 24, 1)"),
         (train, ["--dataset", str(tmp_path / "no_such_folder"), "--output", str(tmp_path / "x")], "no such folder"),
         (train, ["--freeze-backbone"], "expected --init-from as well"),
-        (train, ["--init-from", str(tmp_path), "--output", str(tmp_path / "y")], "holds neither a model written by save_pretrained"),
+        (train, ["--init-from", str(tmp_path), "--output", str(tmp_path / "y")], "holds neither a run's model.keras"),
         (train, ["--output", str(run)], "--overwrite"),  # a finished run, refused before any data loads
         (bench, ["--loop", "scan"], "--loop: invalid choice: 'scan'"),
     ]

@@ -13,7 +13,6 @@ import sys
 from dataclasses import asdict
 from pathlib import Path
 
-import keras
 import numpy as np
 from PIL import Image, UnidentifiedImageError
 
@@ -25,7 +24,7 @@ from .lsa import ATTENTION_KINDS
 from . import run
 from .models import MODELS, RECIPES, list_models, list_presets, list_recipes
 from .run import RunSpec
-from .run_files import run_model_file
+from .saving import load_pretrained
 from .training import predict_probabilities
 from .vit import POOLS
 
@@ -139,19 +138,10 @@ def train(argv=None) -> dict:
     return run.train(run_spec(argv))
 
 # %% ../nbs/11_cli.ipynb #11eedf82
-def _saved_run(path:str):
-    "The model file of `path` (a run folder or a `.keras` file), and its run's `config.json` (or None)."
-    model_file = run_model_file(path)
-    if not model_file.is_file():
-        raise invalid_argument("path", str(path), "a run folder holding model.keras, or a saved .keras file, "
-                               "such as runs/sl_vit_sample", FileNotFoundError)
-    config_file = model_file.parent / "config.json"
-    return model_file, json.loads(config_file.read_text()) if config_file.exists() else None
-
 def evaluate_parser() -> argparse.ArgumentParser:
     p = _parser("vit_small_ds_evaluate", "Print the test metrics of a saved model as JSON.",
                 "  vit_small_ds_evaluate runs/sl_vit_sample\n  vit_small_ds_evaluate my_model.keras --dataset cifar10")
-    p.add_argument("path", help="a run folder, or a saved .keras model file")
+    p.add_argument("path", help="a run folder, a .keras file, a save_pretrained folder, a documents' Keras 2 SavedModel, or hf://user/name")
     p.add_argument("--dataset", help="score on this dataset's test split instead of the run's (needed for a model file without config.json)")
     p.add_argument("--data-dir", help="folder with the original dataset archives, for offline use")
     p.add_argument("--batch-size", type=_positive_int, default=256, help="images per step")
@@ -160,10 +150,10 @@ def evaluate_parser() -> argparse.ArgumentParser:
 def evaluate(argv=None) -> dict:
     "Run `vit_small_ds_evaluate` with the command-line words `argv`; return the metrics."
     a = evaluate_parser().parse_args(argv)
-    model_file, run = _saved_run(a.path)
-    if a.dataset is None and "dataset_source" not in (run or {}):  # a model saved outside the command line
-        raise invalid_argument("dataset", None, f"a dataset to score on: no config.json beside {model_file} says how its data was made")
-    model = keras.saving.load_model(model_file)
+    model, info = load_pretrained(a.path)
+    run = info.get("run_config") or {}
+    if a.dataset is None and "dataset_source" not in run:  # a model saved outside the command line
+        raise invalid_argument("dataset", None, f"a dataset to score on: no config.json beside {a.path} says how its data was made")
     if a.dataset is None:  # the run's own test split, made as the run made it
         data = load_dataset(run["dataset_source"], data_dir=a.data_dir or run["data_dir"], validation_split=run["validation_split"],
                             seed=run["seed"], image_size=run["image_size"])
@@ -173,7 +163,7 @@ def evaluate(argv=None) -> dict:
         raise invalid_argument("dataset", data.name, f"images of the model's input shape {tuple(model.input_shape[1:])}, "
                                f"but its images are {data.input_shape}")
     scores = model.evaluate(make_pipeline(data.x_test, data.y_test, a.batch_size, training=False), verbose=0, return_dict=True)
-    result = {"model": str(model_file), "dataset": data.name, "test_images": len(data.x_test), **{k: float(v) for k, v in scores.items()}}
+    result = {"model": a.path, "dataset": data.name, "test_images": len(data.x_test), **{k: float(v) for k, v in scores.items()}}
     print(json.dumps(result))
     return result
 
@@ -197,7 +187,7 @@ def load_images(paths, input_shape):
 def predict_parser() -> argparse.ArgumentParser:
     p = _parser("vit_small_ds_predict", "Print the most likely classes of each image, with their probabilities.",
                 "  vit_small_ds_predict runs/sl_vit_sample boot.png shirt.jpg\n  vit_small_ds_predict runs/sl_vit_sample *.png --top 1 --json")
-    p.add_argument("path", help="a run folder, or a saved .keras model file")
+    p.add_argument("path", help="a run folder, a .keras file, a save_pretrained folder, a documents' Keras 2 SavedModel, or hf://user/name")
     p.add_argument("images", nargs="+", help="image files to classify; they are resized to the model's input")
     p.add_argument("--top", type=_positive_int, default=5, help="how many classes to print per image")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of one line per image")
@@ -206,11 +196,9 @@ def predict_parser() -> argparse.ArgumentParser:
 def predict(argv=None) -> dict:
     "Run `vit_small_ds_predict` with the command-line words `argv`; return `{image: [(class, probability), ...]}`."
     a = predict_parser().parse_args(argv)
-    model_file, _ = _saved_run(a.path)
-    model = keras.saving.load_model(model_file)
+    model, info = load_pretrained(a.path)
     images = load_images(a.images, model.input_shape[1:])
-    names_file = model_file.parent / "class_names.json"
-    class_names = json.loads(names_file.read_text()) if names_file.exists() else [str(i) for i in range(model.output_shape[-1])]
+    class_names = info.get("class_names") or [str(i) for i in range(model.output_shape[-1])]
     results = {}
     for path, p in zip(a.images, predict_probabilities(model, images)):
         results[path] = [(class_names[i], float(p[i])) for i in np.argsort(p)[::-1][:a.top]]

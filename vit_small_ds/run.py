@@ -17,9 +17,10 @@ import keras
 from .checks import invalid_argument
 from .data import load_dataset
 from .devices import data_parallel, resolve_dtype_policy, using_dtype_policy
-from .finetuning import freeze_backbone, load_model, transfer_weights
+from .finetuning import freeze_backbone, transfer_weights
 from .models import build_model, model_recipe, run_settings
 from .run_files import prepare_run_folder
+from .saving import load_pretrained
 from .training import TrainConfig, run_experiment
 
 # %% ../nbs/09e_run.ipynb #6f88288b
@@ -118,7 +119,7 @@ def train(spec:RunSpec=None, **settings) -> dict:
         auto = " (auto)" if spec.dtype_policy == "auto" else ""
         print(f"{model.name}: {model.count_params():,} parameters, {policy}{auto}; {data}")
         if spec.init_from:
-            plan = transfer_weights(load_model(spec.init_from), model)
+            plan = transfer_weights(load_pretrained(spec.init_from)[0], model)
             print(f"Started from {spec.init_from}: {len(plan['copied'])} weights copied, {len(plan['resampled'])} "
                   f"resampled, afresh: {', '.join(plan['fresh']) or 'none'}"
                   f"{'; only logits trains' if spec.freeze_backbone else ''}")

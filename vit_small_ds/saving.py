@@ -14,6 +14,7 @@ import keras
 
 import vit_small_ds
 from .keras2 import is_savedmodel, load_documents_savedmodel
+from .run_files import run_model_file
 
 # %% ../nbs/10_saving.ipynb #7144692a
 def _as_dict(config):
@@ -80,20 +81,37 @@ def save_pretrained(model:keras.Model, path_or_hf_uri:str, config=None, dataset:
         for name, text in files.items(): (folder / name).write_text(text)
     return info
 
-def load_pretrained(path_or_hf_uri:str):
-    """`(model, info)` from a folder or `hf://user/name`: one written by `save_pretrained`, or a Keras 2
-    SavedModel of the documents' ViT or SL-ViT, such as the published `hf://keras-io/vit_small_ds_v2`."""
-    location = str(path_or_hf_uri)
+def load_pretrained(source:str):
+    """`(model, info)` from any saved model: a run folder or a `.keras` file (`info` then holds the run's
+    `config.json` as `run_config` and its `class_names`, when they are beside it), a folder written by `save_pretrained`,
+    a Keras 2 SavedModel of the documents' ViT or SL-ViT, or any of these folders on the Hugging Face Hub
+    (`hf://user/name`, such as the published `hf://keras-io/vit_small_ds_v2`)."""
+    location = str(source)
     folder = Path(_huggingface_hub().snapshot_download(location[5:]) if location.startswith("hf://") else location)
+    model_file = run_model_file(folder)
+    if model_file.suffix == ".keras" and model_file.is_file():
+        return keras.saving.load_model(model_file), _run_info(model_file, location)
     if (folder / "vit_small_ds.json").is_file():
         return keras.saving.load_model(folder), json.loads((folder / "vit_small_ds.json").read_text())
     if is_savedmodel(folder):
         model, config = load_documents_savedmodel(folder)
         return model, {"model": model.name, "config": _as_dict(config), "source": "the documents' Keras 2 SavedModel",
                        "location": location, "class_names": None}
-    found = sorted(p.name for p in folder.iterdir()) if folder.is_dir() else "no such folder"
-    raise ValueError(f"{location} holds neither a model written by save_pretrained (vit_small_ds.json, config.json, "
-                     f"model.weights.h5) nor a TensorFlow SavedModel (saved_model.pb); found: {found}.")
+    if not folder.exists():
+        raise FileNotFoundError(f"{location}: no such file or folder; expected a run folder, a .keras file, a folder "
+                                f"written by save_pretrained, a Keras 2 SavedModel, or hf://user/name.")
+    found = sorted(p.name for p in folder.iterdir()) if folder.is_dir() else "a file that is not a .keras model"
+    raise ValueError(f"{location} holds neither a run's model.keras, nor a model written by save_pretrained "
+                     f"(vit_small_ds.json, config.json, model.weights.h5), nor a TensorFlow SavedModel "
+                     f"(saved_model.pb); found: {found}.")
+
+def _run_info(model_file:Path, location:str) -> dict:
+    "What the run folder of `model_file` says of it: its `config.json` and `class_names.json`, where they are."
+    def beside(name):
+        path = model_file.parent / name
+        return json.loads(path.read_text()) if path.is_file() else None
+    return {"source": "a .keras file", "location": location, "run_config": beside("config.json"),
+            "class_names": beside("class_names.json")}
 
 def _huggingface_hub():
     try:
