@@ -2,11 +2,13 @@
 
 `import vit_small_ds` is all a user needs: it registers every custom layer with Keras (so
 `keras.saving.load_model` finds them) and exposes the main API here. The modules hold the rest.
-This file is the one that nbdev leaves to us (it only updates `__version__`).
+This file is the one that nbdev leaves to us. The version comes from the installed package's metadata
+(settings.ini's `version`, through setup.py).
 """
-__version__ = "0.1.0"
-
+import importlib.metadata as _importlib_metadata
 import importlib.util as _importlib_util
+
+__version__ = _importlib_metadata.version("vit_small_ds")
 
 # The input pipelines are tf.data whatever the Keras backend, so TensorFlow is needed. It is not a
 # hard requirement, so that pip never puts a second TensorFlow next to the build a user already has.

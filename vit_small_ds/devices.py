@@ -9,12 +9,12 @@ __all__ = ['DTYPE_POLICIES', 'data_parallel', 'replicas', 'check_batches_split',
 # %% ../nbs/09d_devices.ipynb #fa6082c6
 import contextlib
 import platform
+from importlib.metadata import version
 from pathlib import Path
 
 import keras
 import tensorflow as tf
 
-import vit_small_ds
 from .checks import check_choice
 from .data import ImageDataset
 
@@ -91,5 +91,5 @@ def environment() -> dict:
     "The backend, its version, the library versions, the dtype policy, Python and the machine of this process."
     backend = keras.backend.backend()
     return {"backend": backend, "backend_version": __import__(backend).__version__, "keras_version": keras.__version__,
-            "vit_small_ds_version": vit_small_ds.__version__, "dtype_policy": keras.config.dtype_policy().name,
+            "vit_small_ds_version": version("vit_small_ds"), "dtype_policy": keras.config.dtype_policy().name,
             "devices": replicas(), "python": platform.python_version(), "machine": platform.machine()}

@@ -8,11 +8,11 @@ __all__ = ['model_card', 'save_pretrained', 'load_pretrained']
 # %% ../nbs/10_saving.ipynb #09fbda53
 import dataclasses
 import json
+from importlib.metadata import version
 from pathlib import Path
 
 import keras
 
-import vit_small_ds
 from .keras2 import is_savedmodel, load_documents_savedmodel
 from .run_files import run_model_file
 
@@ -63,7 +63,7 @@ def save_pretrained(model:keras.Model, path_or_hf_uri:str, config=None, dataset:
                     class_names=None) -> dict:
     "Save `model` as a Keras model folder with a model card, to a local folder or to `hf://user/name`."
     location = str(path_or_hf_uri)
-    info = {"model": model.name, "version": vit_small_ds.__version__, "keras_version": keras.__version__,
+    info = {"model": model.name, "version": version("vit_small_ds"), "keras_version": keras.__version__,
             "config": _as_dict(config), "dataset": dataset, "metrics": metrics or {},
             "class_names": list(class_names) if class_names is not None else None, "location": location}
     info = json.loads(json.dumps(info))  # as it will read back: tuples become lists
