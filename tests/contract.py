@@ -1,9 +1,11 @@
-"""Save every registered model variant on one backend and load it on the other; run by tests/test_saving.py
-(KERAS_BACKEND is read when keras is imported, so each backend is a process).
+"""What every registered model must do, checked on a small one of each, on the backend of this process: train a
+step, compute in bfloat16 with float32 logits, give a backbone, hand its weights on to a model for other classes;
+then every variant (each model, and each ViT-family model with each attention kind) saved here loads on the other
+backend. Run by tests/test_contract.py (KERAS_BACKEND is read when keras is imported, so each backend is a process).
 
-    python tests/roundtrip.py save DIR    # build each variant, save it (.keras and weights only) with its logits;
-                                          # SL-ViT also with save_pretrained, and its attention maps
-    python tests/roundtrip.py load DIR    # with only `import keras, vit_small_ds`: load each, compare
+    python tests/contract.py save DIR    # the contract, then each variant saved (.keras and weights only) with its
+                                         # logits; SL-ViT also with save_pretrained, and its attention maps
+    python tests/contract.py load DIR    # with only `import keras, vit_small_ds`: load each, compare
 Prints one JSON line.
 """
 import json
@@ -18,24 +20,34 @@ import vit_small_ds  # the only import of the library `load` needs: it registers
 PRETRAINED = "sl_vit-standard"  # the variant also saved with save_pretrained, whose attention maps are compared too
 
 
+def small(name):
+    "build_model settings of a small `name`: one transformer block where the family has them."
+    return {"model": name, **({"transformer_layers": 1} if "transformer_layers" in _settings(name) else {})}
+
+
+def _settings(name):
+    import dataclasses
+    return {f.name for f in dataclasses.fields(vit_small_ds.models.model_recipe(name).config())}
+
+
 def variants():
-    "name -> build_model overrides: every registered model, and each ViT-family model with each attention kind."
+    "name -> build_model settings: every registered model, and each ViT-family model with each attention kind."
     found = {}
-    for name in vit_small_ds.models.MODELS:
-        attention = hasattr(vit_small_ds.models.model_recipe(name).config(), "attention")
-        for kind in vit_small_ds.lsa.ATTENTION_KINDS if attention else [None]:
-            found[f"{name}-{kind}" if kind else name] = dict(model=name, transformer_layers=1, attention=kind) if kind else \
-                dict(model=name)
+    for name in vit_small_ds.list_models():
+        kinds = vit_small_ds.lsa.ATTENTION_KINDS if "attention" in _settings(name) else [None]
+        for kind in kinds:
+            found[f"{name}-{kind}" if kind else name] = {**small(name), **({"attention": kind} if kind else {})}
     return found
 
 
-def random_data():
+def random_data(num_classes=10):
     """Images of random pixels, and a dataset of them to build from. Across backends we compare on these: on real
     images, patches of flat background reach the SPT's layer norm with a variance of rounding noise, which its
     epsilon of 1e-6 amplifies about 1000-fold, so two correct backends differ there by up to 3e-4."""
     images = np.random.default_rng(0).integers(0, 256, (16, 28, 28, 1)).astype("uint8")
-    labels = np.arange(16) % 10
-    return images, vit_small_ds.ImageDataset(images, labels, images, labels, images, labels, [str(i) for i in range(10)])
+    labels = np.arange(16) % num_classes
+    names = [str(i) for i in range(num_classes)]
+    return images, vit_small_ds.ImageDataset(images, labels, images, labels, images, labels, names)
 
 
 def build(settings, data, seed):
@@ -47,8 +59,32 @@ def logits(model, images):
     return keras.ops.convert_to_numpy(model(images, training=False))  # eager: for a tiny batch, compiling costs more
 
 
+def contract(name) -> dict:
+    "The checks every registered model passes, on a small `name`; raises AssertionError naming the one that fails."
+    images, data = random_data()
+    model = build(small(name), data, seed=0)
+    model.compile(optimizer="adam", loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+    before = [keras.ops.convert_to_numpy(w).copy() for w in model.trainable_weights]
+    loss = float(model.train_on_batch(images, data.y_train))
+    changed = sum(not np.array_equal(b, keras.ops.convert_to_numpy(w)) for b, w in zip(before, model.trainable_weights))
+    assert np.isfinite(loss) and changed == len(before), (name, loss, changed, len(before))
+    with vit_small_ds.using_dtype_policy("mixed_bfloat16"):
+        mixed = build(small(name), data, seed=0)
+    out = mixed(images, training=False)
+    assert keras.backend.standardize_dtype(out.dtype) == "float32" and np.isfinite(keras.ops.convert_to_numpy(out)).all(), name
+    assert mixed.get_layer("logits").kernel.dtype == "float32", name  # float32 weights, bfloat16 compute
+    features = vit_small_ds.features(model, images)
+    assert features.ndim == 2 and len(features) == len(images) and np.isfinite(features).all(), (name, features.shape)
+    five_classes = build(small(name), random_data(num_classes=5)[1], seed=1)
+    plan = vit_small_ds.finetuning.transfer_weights(model, five_classes)
+    assert plan["fresh"] and all(path.startswith(vit_small_ds.finetuning.HEAD_LAYERS) for path in plan["fresh"]), plan
+    assert np.allclose(vit_small_ds.features(five_classes, images), features, atol=1e-5), name  # the same backbone
+    return {"loss": loss, "features": features.shape[1], "copied": len(plan["copied"])}
+
+
 def save(folder):
     images, data = random_data()
+    contracts = {name: contract(name) for name in vit_small_ds.list_models()}
     for key, settings in variants().items():
         model = build(settings, data, seed=0)
         model.save(folder / f"{key}.keras")
@@ -57,7 +93,7 @@ def save(folder):
         if key == PRETRAINED:
             vit_small_ds.save_pretrained(model, folder / "pretrained", class_names=data.class_names)
             np.savez(folder / "attention_maps.npz", *vit_small_ds.attention_maps(model, images))
-    return sorted(variants())
+    return {"contracts": contracts, "saved": sorted(variants())}
 
 
 def load(folder):
@@ -94,7 +130,7 @@ def unregistered_layers():
 if __name__ == "__main__":
     mode, folder = sys.argv[1], Path(sys.argv[2])
     if mode == "save":
-        report = {"saved": save(folder)}
+        report = save(folder)
     else:  # load first: `unregistered_layers` imports every module of the library
         differences = load(folder)
         layers, missing = unregistered_layers()
