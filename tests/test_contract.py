@@ -1,7 +1,8 @@
 """Every registered model keeps the library's contract (tests/contract.py) on both backends, and every variant
 saved on one backend loads on the other, in a fresh process that imports only `keras` and `vit_small_ds`, and
 predicts the same, whole or as weights only; an SL-ViT written by `save_pretrained` loads with `load_pretrained`
-and has the same attention maps. A new model is tested by registering it: the toy model below is one entry."""
+and has the same attention maps. A new model is tested by registering it: the toy model below is one entry,
+as is the toy recipe."""
 import dataclasses
 from pathlib import Path
 
@@ -12,7 +13,7 @@ from processes import json_report
 
 import vit_small_ds
 from vit_small_ds.cli import train_parser
-from vit_small_ds.models import MODELS, ModelRecipe, run_settings
+from vit_small_ds.models import MODELS, RECIPES, AugmentRecipe, ModelRecipe, run_settings
 
 SCRIPT = Path(__file__).with_name("contract.py")
 
@@ -46,7 +47,7 @@ def toy_classifier(config, augmentation=None, name="toy"):
     return keras.Model(inputs, logits(x), name=name)
 
 
-def test_a_model_registered_in_one_place_is_everywhere(monkeypatch):
+def test_a_model_and_a_recipe_registered_in_one_place_are_everywhere(monkeypatch):
     toy = ModelRecipe(presets={"small": ToyConfig()}, build=toy_classifier, augmentation=lambda config, images: None,
                       forward_flops=lambda c: 2 * c.width * (28 * 28 + c.num_classes),
                       preset_training={"small": {"augment": "flip", "batch_size": 32}})
@@ -57,3 +58,10 @@ def test_a_model_registered_in_one_place_is_everywhere(monkeypatch):
     assert contract("toy")["copied"] == 2  # hidden/kernel and hidden/bias; logits starts afresh
     model = vit_small_ds.create_model("toy", input_shape=(32, 32, 3), num_classes=4)
     assert model.output_shape == (None, 4)
+    flip = AugmentRecipe(lambda model, config, images: keras.Sequential([keras.layers.RandomFlip("horizontal")], name="flip_only"),
+                         training={"label_smoothing": 0.2})
+    monkeypatch.setitem(RECIPES, "flip_only", flip)  # the one entry a new recipe adds to models.RECIPES
+    assert "flip_only" in vit_small_ds.list_recipes()
+    assert "flip_only also sets --label-smoothing 0.2" in " ".join(train_parser().format_help().split())
+    assert run_settings("toy", augment="flip_only") == {"augment": "flip_only", "batch_size": 32, "label_smoothing": 0.2}
+    assert vit_small_ds.create_model("toy", input_shape=(28, 28, 1), num_classes=3, augment="flip_only").layers[1].name == "flip_only"
