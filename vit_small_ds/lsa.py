@@ -160,7 +160,10 @@ class DotProductAttention(ProjectedAttention):
 
     Example:
     >>> attention = DotProductAttention(num_heads=4, key_dim=16)
-    >>> out, weights = attention(x, x, return_attention_scores=True)  # x: (B, T, D); weights: (B, 4, T, T)
+    >>> x = np.ones((2, 9, 32), "float32")  # (B, T, D)
+    >>> out, weights = attention(x, x, return_attention_scores=True)
+    >>> tuple(out.shape), tuple(weights.shape)
+    ((2, 9, 32), (2, 4, 9, 9))
     """
     def _query_scale(self):
         return 1 / math.sqrt(self.key_dim)
@@ -178,7 +181,10 @@ class MultiHeadAttentionLSA(DotProductAttention):
 
     Example:
     >>> lsa = MultiHeadAttentionLSA(num_heads=4, key_dim=16)
-    >>> out, weights = lsa(x, x, return_attention_scores=True)  # x: (B, T, D); weights[..., i, i] == 0
+    >>> x = np.random.default_rng(0).normal(size=(2, 9, 32)).astype("float32")  # (B, T, D)
+    >>> out, weights = lsa(x, x, return_attention_scores=True)
+    >>> float(np.abs(np.diagonal(keras.ops.convert_to_numpy(weights), axis1=-2, axis2=-1)).max())  # no token attends to itself
+    0.0
     """
     def __init__(self, num_heads:int, key_dim:int, diagonal_mask:bool=True, **kwargs):
         super().__init__(num_heads, key_dim, diagonal_mask=diagonal_mask, **kwargs)

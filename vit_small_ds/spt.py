@@ -25,7 +25,7 @@ class Patches(layers.Layer):
         patch_size: side of a square patch, in pixels; must divide the image height and width.
 
     Example:
-    >>> Patches(4)(np.zeros((2, 8, 8, 3))).shape
+    >>> tuple(Patches(4)(np.zeros((2, 8, 8, 3))).shape)
     (2, 4, 48)
     """
     def __init__(self, patch_size:int, **kwargs):
@@ -113,7 +113,7 @@ class ShiftedPatchTokenization(layers.Layer):
     Returns the tokens, `(B, N, projection_dim)` with N = (image_size / patch_size)^2.
 
     Example:
-    >>> ShiftedPatchTokenization(8, 4, 16)(np.zeros((2, 8, 8, 3))).shape
+    >>> tuple(ShiftedPatchTokenization(8, 4, 16)(np.zeros((2, 8, 8, 3))).shape)
     (2, 4, 16)
     """
     def __init__(self, image_size:int, patch_size:int, projection_dim:int, shifted:bool=True,

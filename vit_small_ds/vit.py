@@ -118,7 +118,7 @@ class TransformerBlock(layers.Layer):
         drop_path: stochastic depth: the rate at which a residual branch is dropped for an example.
 
     Example:
-    >>> TransformerBlock(num_heads=2, key_dim=8, mlp_units=(32, 16))(np.zeros((2, 9, 16))).shape
+    >>> tuple(TransformerBlock(num_heads=2, key_dim=8, mlp_units=(32, 16))(np.zeros((2, 9, 16))).shape)
     (2, 9, 16)
     """
     def __init__(self, num_heads:int, key_dim:int, mlp_units, dropout:float=0.0, attention:str="standard",
