@@ -10,7 +10,7 @@ from PIL import Image
 sys.path.insert(0, str(Path(__file__).parent))  # tests/processes.py, for the modules that start processes
 from processes import run_command  # noqa: E402
 
-TRAIN_FLAGS = ["--image-size", "24", "--epochs", "2", "--batch-size", "16", "--learning-rate", "3e-3", "--verbose", "0"]
+TRAIN_FLAGS = ["--image-size", "24", "--epochs", "2", "--batch-size", "16", "--learning-rate", "3e-3"]  # no --verbose: the default
 
 
 @pytest.fixture(scope="session")

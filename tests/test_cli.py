@@ -11,9 +11,10 @@ from conftest import TRAIN_FLAGS
 from PIL import Image
 from processes import run_command
 
-from vit_small_ds.cli import (bench, bench_parser, evaluate, evaluate_parser, main, predict, predict_parser, train,
-                              train_parser)
+from vit_small_ds.cli import (bench, bench_parser, evaluate, evaluate_parser, main, predict, predict_parser, run_spec,
+                              train, train_parser)
 from vit_small_ds.models import list_models, list_recipes
+from vit_small_ds.run import RunSpec
 
 
 def last_json(text):
@@ -28,6 +29,8 @@ def test_train_writes_a_self_describing_run_folder(trained_run, colour_folder):
     assert (metrics["model"], metrics["epochs_run"], metrics["backend"]) == ("sl_vit", 2, "jax")
     assert metrics["test_accuracy"] > 0.8  # the colours separate the classes; chance is 1/3
     assert f"test accuracy {100 * metrics['test_accuracy']:.2f}%" in stdout
+    epoch_lines = [line for line in stdout.splitlines() if " - val_accuracy: " in line]  # not a terminal: a line per epoch
+    assert len(epoch_lines) == 2 and "\r" not in stdout and "━" not in stdout, stdout[-2000:]
     with open(out / "history.csv") as f: assert [row["epoch"] for row in csv.DictReader(f)] == ["1", "2"]  # from 1, as Keras
     config = json.loads((out / "config.json").read_text())
     assert (config["model"], config["preset"], config["dataset_source"], config["seed"], config["validation_split"]) == \
@@ -35,6 +38,7 @@ def test_train_writes_a_self_describing_run_folder(trained_run, colour_folder):
     assert (config["augment"], config["random_erasing"], config["architecture"]["attention"], config["architecture"]["spt"]) == \
         ("standard", None, "standard", True)
     assert (config["train"]["epochs"], config["train"]["batch_size"]) == (2, 16)
+    assert RunSpec.from_run(out) == run_spec(["--dataset", str(colour_folder), *TRAIN_FLAGS, "--output", str(out)])
     environment = config["environment"]
     assert (environment["backend"], environment["dtype_policy"]) == ("jax", "float32")  # auto: JAX on a CPU is fastest in float32
     assert environment["keras_version"] and environment["backend_version"] and environment["vit_small_ds_version"]
