@@ -87,9 +87,13 @@ def _dataset_source(dataset:str) -> str:
     return str(Path(dataset).expanduser().resolve()) if Path(dataset).expanduser().is_dir() else dataset
 
 def train(spec:RunSpec=None, **settings) -> dict:
-    """Train the run `spec` (or `RunSpec.resolve(**settings)`), evaluate its best epoch on the test split, write its
-    run folder, and return its metrics. What the command line `vit_small_ds_train` runs."""
-    spec = spec or RunSpec.resolve(**settings)
+    """Train the run `spec` (from `RunSpec.resolve` or `RunSpec.from_run`), or else `RunSpec.resolve(**settings)`,
+    evaluate its best epoch on the test split, write its run folder, and return its metrics. What the command line
+    `vit_small_ds_train` runs."""
+    if spec is None: spec = RunSpec.resolve(**settings)
+    elif settings: raise invalid_argument("settings", settings, "none with a RunSpec: change it with dataclasses.replace")
+    elif spec.preset is None or spec.augment is None:
+        raise invalid_argument("spec", spec, "a resolved RunSpec: RunSpec.resolve(...) fills in its preset and recipe")
     if spec.freeze_backbone and not spec.init_from:
         raise invalid_argument("freeze_backbone", True, "--init-from as well: a frozen backbone must come from a trained model")
     policy = resolve_dtype_policy(spec.dtype_policy)
