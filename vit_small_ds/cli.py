@@ -66,7 +66,7 @@ def _flags(settings:dict) -> str:
     return " ".join(f"--{name.replace('_', '-')}" + ("" if value is True else f" {value}") for name, value in settings.items())
 
 def _add_model_flags(parser, preset_notes:str):
-    parser.add_argument("--model", default="sl_vit", choices=list_models(), help="the model")
+    parser.add_argument("--model", default=RunSpec.model, choices=list_models(), help="the model")
     parser.add_argument("--preset", help=f"architecture preset of the model's family ({_PRESETS}); unset: {preset_notes}")
 
 def _add_dtype_flags(parser, default:str):
