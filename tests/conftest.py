@@ -10,6 +10,20 @@ from PIL import Image
 sys.path.insert(0, str(Path(__file__).parent))  # tests/processes.py, for the modules that start processes
 from processes import run_command  # noqa: E402
 
+def pytest_addoption(parser):
+    parser.addoption("--full", action="store_true", help="also run the tests marked slow (bash tests/run_all.sh --full)")
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "slow: minutes of work, skipped unless --full")
+
+
+def pytest_collection_modifyitems(config, items):
+    if config.getoption("--full"): return
+    for item in items:
+        if "slow" in item.keywords: item.add_marker(pytest.mark.skip(reason="slow: run with --full"))
+
+
 TRAIN_FLAGS = ["--image-size", "24", "--epochs", "2", "--batch-size", "16", "--learning-rate", "3e-3"]  # no --verbose: the default
 
 

@@ -4,7 +4,8 @@ tests/test_documents_savedmodel.py in a subprocess, with tf-keras installed and 
 
     TF_USE_LEGACY_KERAS=1 python tests/documents_keras2_model.py KIND FOLDER [KIND FOLDER ...]   # KIND: sl|vanilla|cnn
 
-The sizes are small (so the test is quick); the layers, their order, names and call are seed 001's.
+The sizes are small (so the test is quick) unless DOCUMENTS_SIZE=published; the layers, their order, names and
+call are seed 001's.
 `cnn` saves a small Keras 2 CNN instead: a SavedModel of another architecture.
 Every weight is then set to a random value (so a weight mapped to the wrong place shows), and the
 folder gets `expected.npz`: eight images and the model's logits on them (inference mode).
@@ -20,11 +21,15 @@ import tensorflow as tf
 from tensorflow import keras
 from tensorflow.keras import layers
 
-INPUT_SHAPE, NUM_CLASSES = (16, 16, 3), 7
-IMAGE_SIZE, PATCH_SIZE = 24, 6
+# DOCUMENTS_SIZE=published builds the published model's size (72-pixel input from CIFAR's 32, 8 layers, the
+# 2048-1024 head), its weights moved by less (NOISE) so that its logits stay about 10 in size.
+PUBLISHED = os.environ.get("DOCUMENTS_SIZE", "small") == "published"
+INPUT_SHAPE, NUM_CLASSES = ((32, 32, 3), 100) if PUBLISHED else ((16, 16, 3), 7)
+IMAGE_SIZE, PATCH_SIZE = (72, 6) if PUBLISHED else (24, 6)
 NUM_PATCHES = (IMAGE_SIZE // PATCH_SIZE) ** 2
-LAYER_NORM_EPS, TRANSFORMER_LAYERS, PROJECTION_DIM, NUM_HEADS = 1e-6, 2, 16, 2
-TRANSFORMER_UNITS, MLP_HEAD_UNITS = [PROJECTION_DIM * 2, PROJECTION_DIM], [32, 24]
+LAYER_NORM_EPS, TRANSFORMER_LAYERS, PROJECTION_DIM, NUM_HEADS = (1e-6, 8, 64, 4) if PUBLISHED else (1e-6, 2, 16, 2)
+TRANSFORMER_UNITS, MLP_HEAD_UNITS = [PROJECTION_DIM * 2, PROJECTION_DIM], [2048, 1024] if PUBLISHED else [32, 24]
+NOISE = 0.02 if PUBLISHED else 0.2
 
 
 class ShiftedPatchTokenization(layers.Layer):
@@ -125,7 +130,7 @@ def save(kind, folder):
     else:
         model = create_vit_classifier(data_augmentation, vanilla=kind == "vanilla")
     for weight in model.trainable_weights:  # away from their initial values: zeros, ones and sqrt(key_dim) give nothing away
-        weight.assign(weight + rng.normal(0, 0.2, weight.shape).astype("float32"))
+        weight.assign(weight + rng.normal(0, NOISE, weight.shape).astype("float32"))
     images = rng.integers(0, 256, (8, *INPUT_SHAPE)).astype("uint8")
     logits = model(images.astype("float32"), training=False).numpy()
     model.save(folder, save_format="tf")  # what huggingface_hub.save_pretrained_keras does, beside a config.json

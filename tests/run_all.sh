@@ -33,4 +33,4 @@ KERAS_BACKEND=jax nbdev_test --n_workers 2 --flags "${full:+slow}" \
     --skip_file_re '^([_.]|index|09_training|09e_run|11_cli|12_bench|13_experiments)'
 
 stage "pytest"
-python -m pytest -q -n 2 --dist loadfile --durations=15 tests  # a file's tests share one worker, and its fixtures
+python -m pytest -q -n 2 --dist loadfile --durations=15 "${full[@]}" tests  # a file's tests share one worker, and its fixtures

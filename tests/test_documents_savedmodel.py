@@ -46,6 +46,19 @@ def test_the_documents_keras2_models_predict_the_same_in_keras3(saved, backend):
         assert (loaded["patch_size"], loaded["image_size"]) == (6, 24)
 
 
+@pytest.mark.slow
+def test_the_documents_models_at_their_published_size_predict_the_same(tmp_path):
+    folders = {kind: tmp_path / kind for kind in KINDS}
+    words = [word for kind, folder in folders.items() for word in (kind, str(folder))]
+    run_python([str(BUILDER), *words], "tensorflow", env={"TF_USE_LEGACY_KERAS": "1", "DOCUMENTS_SIZE": "published"})
+    for backend in ("tensorflow", "jax"):
+        report = json_report(["-c", LOAD, *(str(folder) for folder in folders.values())], backend)
+        for kind, folder in folders.items():
+            loaded = report[str(folder)]
+            assert loaded["largest"] > 5 and loaded["difference"] <= 1e-4, (backend, kind, loaded)
+            assert (loaded["patch_size"], loaded["image_size"]) == (6, 72)
+
+
 def test_a_savedmodel_of_another_architecture_is_refused(saved):
     import vit_small_ds
     with pytest.raises(ValueError, match=r"not of the documents' ViT or SL-ViT.*conv2d"):
