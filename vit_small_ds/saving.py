@@ -77,7 +77,7 @@ def save_pretrained(model:keras.Model, path_or_hf_uri:str, config=None, dataset:
     else:
         folder = Path(location)
         folder.mkdir(parents=True, exist_ok=True)
-        keras.saving.save_model(model, folder, zipped=False)
+        keras.saving.save_model(model, folder.resolve(), zipped=False)  # Keras leaves out assets/ for a relative path
         for name, text in files.items(): (folder / name).write_text(text)
     return info
 
