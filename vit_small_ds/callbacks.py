@@ -49,12 +49,15 @@ class EpochLog(keras.callbacks.CSVLogger):
 class NonFiniteLossError(FloatingPointError):
     "Training stopped because the loss stopped being a finite number."
 
-class StopOnNonFiniteLoss(keras.callbacks.TerminateOnNaN):
-    "Keras' `TerminateOnNaN` that remembers where: `stopped_at` is `(epoch, step, loss)`, counted from 1, or None."
+class StopOnNonFiniteLoss(keras.callbacks.Callback):
+    """Stop at the first loss that is NaN or infinite, as Keras' `TerminateOnNaN` does, and remember where:
+    `stopped_at` is `(epoch, step, loss)`, counted from 1, or None. It prints nothing (Keras' message counts
+    batches from 0); the training run reports it."""
     def on_train_begin(self, logs=None): self.stopped_at = None
     def on_epoch_begin(self, epoch, logs=None): self.epoch = epoch
 
     def on_batch_end(self, batch, logs=None):
         loss = (logs or {}).get("loss")
-        if loss is not None and not math.isfinite(float(loss)): self.stopped_at = (self.epoch + 1, batch + 1, float(loss))
-        super().on_batch_end(batch, logs)
+        if loss is not None and not math.isfinite(float(loss)):
+            self.stopped_at = (self.epoch + 1, batch + 1, float(loss))
+            self.model.stop_training = True
