@@ -10,6 +10,7 @@ from PIL import Image
 sys.path.insert(0, str(Path(__file__).parent))  # tests/processes.py, for the modules that start processes
 from processes import run_command  # noqa: E402
 
+
 def pytest_addoption(parser):
     parser.addoption("--full", action="store_true", help="also run the tests marked slow (bash tests/run_all.sh --full)")
 
