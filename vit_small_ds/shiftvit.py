@@ -13,10 +13,10 @@ import keras
 import numpy as np
 from keras import layers, ops
 
+from .activations import gelu
 from .checks import check_positive_int, check_rate, invalid_argument
 from .regularization import DropPath, Dropout
 from .spt import translate
-from .vit import gelu
 
 # %% ../nbs/06_shiftvit.ipynb #0ca40c1f
 def check_num_div(num_div:int):

@@ -158,4 +158,3 @@ class ShiftedPatchTokenization(layers.Layer):
         config = dict(config)
         if "vanilla" in config: config["shifted"] = not config.pop("vanilla")  # the name in version 0.1
         return cls(**config)
-
