@@ -1,4 +1,4 @@
-"""Keras' JAX `affine_transform` against `augmentation.jax_affine_transform`: milliseconds per call, jitted, on a batch
+"""Keras' JAX `affine_transform` against `jax_affine.jax_affine_transform`: milliseconds per call, jitted, on a batch
 of random images and rotate-and-zoom transforms (bilinear, reflect: `RandomRotation`'s and `RandomZoom`'s defaults).
 
     KERAS_BACKEND=jax python scripts/bench_affine.py [--batch-size 2048] [--side 72]
@@ -10,7 +10,7 @@ import jax
 import numpy as np
 from keras.src.backend.jax.image import affine_transform as keras_affine_transform
 
-from vit_small_ds.augmentation import jax_affine_transform
+from vit_small_ds.jax_affine import jax_affine_transform
 from vit_small_ds.time_budget import seconds_per_call
 
 

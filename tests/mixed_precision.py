@@ -14,7 +14,7 @@ import keras
 import numpy as np
 
 import vit_small_ds
-from vit_small_ds.augmentation import RandAugment, RandomRotation, RandomTranslation, RandomZoom
+from vit_small_ds.jax_affine import RandAugment, RandomRotation, RandomTranslation, RandomZoom
 from vit_small_ds.devices import using_dtype_policy
 from vit_small_ds.lsa import CosineAttention, DotProductAttention, LinearAttention, MultiHeadAttentionLSA, TokenDense
 from vit_small_ds.regularization import DropPath, Dropout

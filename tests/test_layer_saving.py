@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import vit_small_ds  # noqa: F401  (registers the layers)
-from vit_small_ds.augmentation import RandAugment, RandomRotation, RandomTranslation, RandomZoom
+from vit_small_ds.jax_affine import RandAugment, RandomRotation, RandomTranslation, RandomZoom
 from vit_small_ds.lsa import ATTENTION_KINDS, make_attention
 from vit_small_ds.regularization import DropPath, Dropout
 from vit_small_ds.shiftvit import PatchMerging, ShiftViTBlock, StackedShiftBlocks

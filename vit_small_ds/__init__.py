@@ -18,7 +18,7 @@ if _importlib_util.find_spec("tensorflow") is None:
                       "of your choice (tensorflow-cpu, tensorflow[and-cuda]).")
 
 # Importing the modules that define layers registers them with Keras.
-from vit_small_ds import activations, augmentation, lsa, regularization, schedules, shiftvit, spt, vit  # noqa: F401
+from vit_small_ds import activations, augmentation, jax_affine, lsa, regularization, schedules, shiftvit, spt, vit  # noqa: F401
 from vit_small_ds.attention_maps import attention_maps, plot_attention
 from vit_small_ds.augmentation import adapt_normalization
 from vit_small_ds.data import ImageDataset, load_dataset, make_pipeline, show_images

@@ -18,7 +18,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 from keras import ops
 
-from .augmentation import label_mixing, one_hot_labels
+from .label_mixing import label_mixing, one_hot_labels
 from .callbacks import EpochLog, NonFiniteLossError, StopOnNonFiniteLoss
 from .checks import check_choice, check_positive, check_positive_int, check_rate
 from .data import ImageDataset, make_pipeline
@@ -37,7 +37,7 @@ class TrainConfig:
     weight_decay: float = 1e-4
     warmup_fraction: float = 0.1  # share of all steps spent warming up
     label_smoothing: float = 0.0
-    mixing: bool = False  # MixUp / CutMix on training batches (augmentation.label_mixing)
+    mixing: bool = False  # MixUp / CutMix on training batches (label_mixing.label_mixing)
     repeated_augmentation: int = 1  # each epoch shows 1/n of the images n times each (data.make_pipeline)
     seed: int = 42
     output_dir: str = None  # where run files go; None: a temporary folder, deleted after the run
