@@ -15,11 +15,21 @@ for key in expected:
 setup_cfg = {key: cfg[key] for key in cfg_keys}
 
 licenses = {"apache2": ("Apache Software License 2.0", "OSI Approved :: Apache Software License")}
-statuses = ["1 - Planning", "2 - Pre-Alpha", "3 - Alpha", "4 - Beta", "5 - Production/Stable", "6 - Mature", "7 - Inactive"]
+statuses = [
+    "1 - Planning",
+    "2 - Pre-Alpha",
+    "3 - Alpha",
+    "4 - Beta",
+    "5 - Production/Stable",
+    "6 - Mature",
+    "7 - Inactive",
+]
 py_versions = "3.10 3.11 3.12".split()
 
 requirements = shlex.split(cfg.get("requirements", ""))
-extras = {name: shlex.split(cfg.get(f"{name}_requirements", "")) for name in ("tensorflow", "jax", "dev")}
+extras = {
+    name: shlex.split(cfg.get(f"{name}_requirements", "")) for name in ("tensorflow", "jax", "dev")
+}
 min_python = cfg["min_python"]
 lic = licenses.get(cfg["license"].lower(), (cfg["license"], None))
 
@@ -31,7 +41,10 @@ setuptools.setup(
         "Intended Audience :: " + cfg["audience"].title(),
         "Natural Language :: " + cfg["language"].title(),
     ]
-    + ["Programming Language :: Python :: " + v for v in py_versions[py_versions.index(min_python):]]
+    + [
+        "Programming Language :: Python :: " + v
+        for v in py_versions[py_versions.index(min_python) :]
+    ]
     + (["License :: " + lic[1]] if lic[1] else []),
     url=cfg["git_url"],
     packages=setuptools.find_packages(include=[cfg["lib_path"], cfg["lib_path"] + ".*"]),
@@ -45,7 +58,7 @@ setuptools.setup(
     zip_safe=False,
     entry_points={
         "console_scripts": cfg.get("console_scripts", "").split(),
-        "nbdev": [f'{cfg.get("lib_path")}={cfg.get("lib_path")}._modidx:d'],
+        "nbdev": [f"{cfg.get('lib_path')}={cfg.get('lib_path')}._modidx:d"],
     },
     **setup_cfg,
 )

@@ -6,6 +6,7 @@ one that takes a dropout rate.
 
     python scripts/bench_attention_gpu.py [--batch-size 2048]
 """
+
 import argparse
 import statistics
 
@@ -31,19 +32,30 @@ def composed(q, k, v, seed, rng):
 
 
 def fused(q, k, v, seed, masked):
-    return cudnn_attention.dot_product_attention(q, k, v, bias=DIAGONAL_MASK if masked else None, scale=1.0,
-                                                 dropout_rate=RATE, qkv_layout="BTNH")
+    return cudnn_attention.dot_product_attention(
+        q,
+        k,
+        v,
+        bias=DIAGONAL_MASK if masked else None,
+        scale=1.0,
+        dropout_rate=RATE,
+        qkv_layout="BTNH",
+    )
 
 
 def milliseconds(attention, batch_size):
     "Median milliseconds of one jitted forward and backward pass (gradients of q, k and v)."
     loss = lambda q, k, v, seed: jnp.sum(attention(q, k, v, seed).astype(jnp.float32) ** 2)
     step = jax.jit(jax.grad(loss, argnums=(0, 1, 2)))
-    q, k, v = (jax.random.normal(key, (batch_size, TOKENS, HEADS, HEAD_DIM), jnp.bfloat16)
-               for key in jax.random.split(jax.random.key(0), 3))
+    q, k, v = (
+        jax.random.normal(key, (batch_size, TOKENS, HEADS, HEAD_DIM), jnp.bfloat16)
+        for key in jax.random.split(jax.random.key(0), 3)
+    )
     seed = jnp.array([1, 2, 3, 4], jnp.uint32)
     jax.block_until_ready(step(q, k, v, seed))  # compiles
-    timings = seconds_per_call(lambda: jax.block_until_ready([step(q, k, v, seed) for _ in range(10)]), [()] * 5)
+    timings = seconds_per_call(
+        lambda: jax.block_until_ready([step(q, k, v, seed) for _ in range(10)]), [()] * 5
+    )
     return statistics.median(timings) / 10 * 1e3
 
 
@@ -52,14 +64,21 @@ def main():
     parser.add_argument("--batch-size", type=int, default=2048)
     a = parser.parse_args()
     if jax.devices()[0].platform != "gpu":
-        raise SystemExit(f"error: this compares cuDNN kernels and needs a GPU; JAX sees {jax.devices()[0].platform}")
-    variants = {"composed, no dropout": lambda *t: composed(*t, rng=None),
-                "composed, threefry dropout (ours)": lambda *t: composed(*t, rng="threefry2x32"),
-                "composed, rbg dropout": lambda *t: composed(*t, rng="rbg"),
-                "cuDNN, diagonal mask as a bias, dropout": lambda *t: fused(*t, masked=True),
-                "cuDNN, no mask, dropout": lambda *t: fused(*t, masked=False)}
+        raise SystemExit(
+            f"error: this compares cuDNN kernels and needs a GPU; JAX sees {jax.devices()[0].platform}"
+        )
+    variants = {
+        "composed, no dropout": lambda *t: composed(*t, rng=None),
+        "composed, threefry dropout (ours)": lambda *t: composed(*t, rng="threefry2x32"),
+        "composed, rbg dropout": lambda *t: composed(*t, rng="rbg"),
+        "cuDNN, diagonal mask as a bias, dropout": lambda *t: fused(*t, masked=True),
+        "cuDNN, no mask, dropout": lambda *t: fused(*t, masked=False),
+    }
     for name, attention in variants.items():
-        print(f"{name}: {milliseconds(attention, a.batch_size):.2f} ms per layer, forward and backward", flush=True)
+        print(
+            f"{name}: {milliseconds(attention, a.batch_size):.2f} ms per layer, forward and backward",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

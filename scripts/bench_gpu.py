@@ -9,6 +9,7 @@ kernel on JAX).
 Prints one JSON line per configuration (as `vit_small_ds_bench` does), then a table. Before the
 runs it says whether cuDNN's flash attention accepts the `cifar100` preset's attention shapes.
 """
+
 import argparse
 import json
 
@@ -51,17 +52,32 @@ def main():
     print(flash_attention_check(), flush=True)
     rows = []
     for model, batch_size, policy, loop, overrides in CONFIGS:
-        result = benchmark(model, "cifar100", batch_size, steps=a.steps, repeats=3, warmup=3, dtype_policy=policy,
-                           matmul_size=8192, loop=loop, **overrides)
+        result = benchmark(
+            model,
+            "cifar100",
+            batch_size,
+            steps=a.steps,
+            repeats=3,
+            warmup=3,
+            dtype_policy=policy,
+            matmul_size=8192,
+            loop=loop,
+            **overrides,
+        )
         print(json.dumps(result), flush=True)
         if a.out:
-            with open(a.out, "a") as f: f.write(json.dumps(result) + "\n")
+            with open(a.out, "a") as f:
+                f.write(json.dumps(result) + "\n")
         rows.append(result)
-    print("| model | batch | dtype | loop | overrides | train img/s | infer img/s | peak fraction |")
+    print(
+        "| model | batch | dtype | loop | overrides | train img/s | infer img/s | peak fraction |"
+    )
     print("|---|---:|---|---|---|---:|---:|---:|")
     for r in rows:
-        print(f"| {r['model']} | {r['batch_size']} | {r['compute_dtype']} | {r['loop']} | {r['overrides'] or '-'} | "
-              f"{r['train_img_per_s']:,.0f} | {r['infer_img_per_s']:,.0f} | {r['peak_fraction']:.3f} |")
+        print(
+            f"| {r['model']} | {r['batch_size']} | {r['compute_dtype']} | {r['loop']} | {r['overrides'] or '-'} | "
+            f"{r['train_img_per_s']:,.0f} | {r['infer_img_per_s']:,.0f} | {r['peak_fraction']:.3f} |"
+        )
 
 
 if __name__ == "__main__":

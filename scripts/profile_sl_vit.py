@@ -9,6 +9,7 @@ the work the part adds to a real step. The attention core is then built up stage
 the diagonal mask, softmax, dropout, the weighted sum of the values); each stage's cost is the
 difference to the stage before. Prints one JSON line per measurement.
 """
+
 import argparse
 import json
 import time
@@ -36,13 +37,17 @@ def pooled_model(inputs, outputs):
 def augmentation_part():
     images = keras.Input(config.input_shape)
     x = vit_augmentation(rng.integers(0, 256, (64, *config.input_shape)), config.image_size)(images)
-    x = layers.Reshape((config.image_size ** 2, config.input_shape[-1]))(x)
-    return pooled_model(images, x), rng.integers(0, 256, (BATCH, *config.input_shape)).astype("float32")
+    x = layers.Reshape((config.image_size**2, config.input_shape[-1]))(x)
+    return pooled_model(images, x), rng.integers(0, 256, (BATCH, *config.input_shape)).astype(
+        "float32"
+    )
 
 
 def tokenizer_part():
     images = keras.Input((config.image_size, config.image_size, config.input_shape[-1]))
-    x = ShiftedPatchTokenization(config.image_size, config.patch_size, config.projection_dim)(images)
+    x = ShiftedPatchTokenization(config.image_size, config.patch_size, config.projection_dim)(
+        images
+    )
     x = PatchEncoder(config.num_patches, config.projection_dim)(x)
     return pooled_model(images, x), rng.normal(size=(BATCH, *images.shape[1:])).astype("float32")
 
@@ -51,69 +56,111 @@ def attention_part(dropout, lsa):
     def build():
         x = inputs = keras.Input(tokens.shape[1:])
         x = layers.LayerNormalization(epsilon=config.layer_norm_eps)(x)
-        x = make_attention("standard", config.num_heads, config.projection_dim, dropout, lsa=lsa)(x, x)
+        x = make_attention("standard", config.num_heads, config.projection_dim, dropout, lsa=lsa)(
+            x, x
+        )
         return pooled_model(inputs, x), tokens
+
     return build
 
 
 def mlp_part():
     x = inputs = keras.Input(tokens.shape[1:])
-    x = mlp(layers.LayerNormalization(epsilon=config.layer_norm_eps)(x), config.transformer_units, config.dropout, "mlp")
+    x = mlp(
+        layers.LayerNormalization(epsilon=config.layer_norm_eps)(x),
+        config.transformer_units,
+        config.dropout,
+        "mlp",
+    )
     return pooled_model(inputs, x), tokens
 
 
 def block_part():
     "A whole SL-ViT block (attention and MLP, each with its norm and residual): the model has `transformer_layers` of them."
     inputs = keras.Input(tokens.shape[1:])
-    x = TransformerBlock(config.num_heads, config.projection_dim, config.transformer_units, config.dropout,
-                         config.attention, config.lsa, config.layer_norm_eps)(inputs)
+    x = TransformerBlock(
+        config.num_heads,
+        config.projection_dim,
+        config.transformer_units,
+        config.dropout,
+        config.attention,
+        config.lsa,
+        config.layer_norm_eps,
+    )(inputs)
     return pooled_model(inputs, x), tokens
 
 
 def head_part():
     x = inputs = keras.Input(tokens.shape[1:])
     x = layers.Flatten()(layers.LayerNormalization(epsilon=config.layer_norm_eps)(x))
-    x = mlp(layers.Dropout(config.head_dropout)(x), config.mlp_head_units, config.head_dropout, "head")
+    x = mlp(
+        layers.Dropout(config.head_dropout)(x), config.mlp_head_units, config.head_dropout, "head"
+    )
     return pooled_model(inputs, layers.Dense(config.num_classes)(x)), tokens
 
 
 class AttentionCore(layers.Layer):
     "The LSA core up to `stages`, on one set of projected heads used as queries, keys and values."
+
     def __init__(self, stages, **kwargs):
         super().__init__(**kwargs)
         self.stages, self.dropout = stages, layers.Dropout(config.dropout)
 
     def build(self, input_shape):
-        self.tau = self.add_weight(shape=(), initializer=keras.initializers.Constant(8.0), name="tau")
+        self.tau = self.add_weight(
+            shape=(), initializer=keras.initializers.Constant(8.0), name="tau"
+        )
 
-    def call(self, heads, training=None):  # heads: (B, h, T, d), as MultiHeadAttentionLSA.attend gets them
+    def call(
+        self, heads, training=None
+    ):  # heads: (B, h, T, d), as MultiHeadAttentionLSA.attend gets them
         x = heads * self.tau
         if "qk" in self.stages:
             x = ops.matmul(heads / self.tau, ops.swapaxes(heads, -1, -2))
         if "mask" in self.stages:
             x = x + ops.cast(ops.eye(x.shape[-1]) * -1e9, x.dtype)
-        if "softmax" in self.stages: x = ops.softmax(x, axis=-1)
-        if "dropout" in self.stages: x = self.dropout(x, training=training)
-        if "av" in self.stages: x = ops.matmul(x, heads)
+        if "softmax" in self.stages:
+            x = ops.softmax(x, axis=-1)
+        if "dropout" in self.stages:
+            x = self.dropout(x, training=training)
+        if "av" in self.stages:
+            x = ops.matmul(x, heads)
         return ops.mean(ops.reshape(x, (ops.shape(x)[0], -1)), axis=-1, keepdims=True)
 
-    def compute_output_shape(self, input_shape): return (input_shape[0], 1)
+    def compute_output_shape(self, input_shape):
+        return (input_shape[0], 1)
 
 
 def core_part(stages):
     def build():
         inputs = keras.Input(tokens.shape[1:])
-        heads = TokenDense("abc,cde->abde", (None, config.num_heads, config.projection_dim), bias_axes="de")(inputs)
+        heads = TokenDense(
+            "abc,cde->abde", (None, config.num_heads, config.projection_dim), bias_axes="de"
+        )(inputs)
         heads = layers.Permute((2, 1, 3))(heads)  # heads first
         return keras.Model(inputs, layers.Dense(1)(AttentionCore(stages)(heads))), tokens
+
     return build
 
 
-PARTS = {"augmentation": augmentation_part, "tokenizer": tokenizer_part,
-         "lsa_attention": attention_part(config.dropout, True), "lsa_attention_no_dropout": attention_part(0.0, True),
-         "standard_attention": attention_part(config.dropout, False), "mlp": mlp_part, "block": block_part,
-         "head": head_part}
-CORE_STAGES = ["projection", "qk", "qk+mask", "qk+mask+softmax", "qk+mask+softmax+dropout", "qk+mask+softmax+dropout+av"]
+PARTS = {
+    "augmentation": augmentation_part,
+    "tokenizer": tokenizer_part,
+    "lsa_attention": attention_part(config.dropout, True),
+    "lsa_attention_no_dropout": attention_part(0.0, True),
+    "standard_attention": attention_part(config.dropout, False),
+    "mlp": mlp_part,
+    "block": block_part,
+    "head": head_part,
+}
+CORE_STAGES = [
+    "projection",
+    "qk",
+    "qk+mask",
+    "qk+mask+softmax",
+    "qk+mask+softmax+dropout",
+    "qk+mask+softmax+dropout+av",
+]
 PARTS.update({f"core:{stages}": core_part(stages) for stages in CORE_STAGES})
 
 
@@ -122,19 +169,39 @@ def step_milliseconds(build):
     model, x = build()
     y = np.zeros((BATCH, 1), "float32")
     model.compile(keras.optimizers.AdamW(1e-4), "mse")
-    for _ in range(2): model.train_on_batch(x, y)  # compiles
+    for _ in range(2):
+        model.train_on_batch(x, y)  # compiles
     start = time.perf_counter()
-    for _ in range(STEPS): model.train_on_batch(x, y)  # returns the loss as a number: the step has finished
+    for _ in range(STEPS):
+        model.train_on_batch(x, y)  # returns the loss as a number: the step has finished
     return (time.perf_counter() - start) / STEPS * 1000
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("parts", nargs="*", default=list(PARTS), help=f"parts to time (default: all): {', '.join(PARTS)}")
-    parser.add_argument("--dtype-policy", default="float32", help="Keras dtype policy the parts are built under")
+    parser.add_argument(
+        "parts",
+        nargs="*",
+        default=list(PARTS),
+        help=f"parts to time (default: all): {', '.join(PARTS)}",
+    )
+    parser.add_argument(
+        "--dtype-policy", default="float32", help="Keras dtype policy the parts are built under"
+    )
     args = parser.parse_args()
-    if unknown := set(args.parts) - set(PARTS): parser.error(f"unknown parts {sorted(unknown)}; choose from {list(PARTS)}")
+    if unknown := set(args.parts) - set(PARTS):
+        parser.error(f"unknown parts {sorted(unknown)}; choose from {list(PARTS)}")
     keras.config.set_dtype_policy(args.dtype_policy)
     for name in args.parts:
-        print(json.dumps({"part": name, "backend": keras.backend.backend(), "dtype_policy": args.dtype_policy, "batch": BATCH,
-                          "ms_per_step": round(step_milliseconds(PARTS[name]), 1)}), flush=True)
+        print(
+            json.dumps(
+                {
+                    "part": name,
+                    "backend": keras.backend.backend(),
+                    "dtype_policy": args.dtype_policy,
+                    "batch": BATCH,
+                    "ms_per_step": round(step_milliseconds(PARTS[name]), 1),
+                }
+            ),
+            flush=True,
+        )

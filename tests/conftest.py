@@ -1,5 +1,6 @@
 """Fixtures shared by the tests: a tiny image folder that a model learns in one epoch, and one run of
 `vit_small_ds_train` on it under JAX, as a user runs it (the in-process tests run on TensorFlow)."""
+
 import sys
 from pathlib import Path
 
@@ -7,12 +8,18 @@ import numpy as np
 import pytest
 from PIL import Image
 
-sys.path.insert(0, str(Path(__file__).parent))  # tests/processes.py, for the modules that start processes
+sys.path.insert(
+    0, str(Path(__file__).parent)
+)  # tests/processes.py, for the modules that start processes
 from processes import run_command  # noqa: E402
 
 
 def pytest_addoption(parser):
-    parser.addoption("--full", action="store_true", help="also run the tests marked slow (bash tests/run_all.sh --full)")
+    parser.addoption(
+        "--full",
+        action="store_true",
+        help="also run the tests marked slow (bash tests/run_all.sh --full)",
+    )
 
 
 def pytest_configure(config):
@@ -20,12 +27,23 @@ def pytest_configure(config):
 
 
 def pytest_collection_modifyitems(config, items):
-    if config.getoption("--full"): return
+    if config.getoption("--full"):
+        return
     for item in items:
-        if "slow" in item.keywords: item.add_marker(pytest.mark.skip(reason="slow: run with --full"))
+        if "slow" in item.keywords:
+            item.add_marker(pytest.mark.skip(reason="slow: run with --full"))
 
 
-TRAIN_FLAGS = ["--image-size", "24", "--epochs", "2", "--batch-size", "16", "--learning-rate", "3e-3"]  # no --verbose: the default
+TRAIN_FLAGS = [
+    "--image-size",
+    "24",
+    "--epochs",
+    "2",
+    "--batch-size",
+    "16",
+    "--learning-rate",
+    "3e-3",
+]  # no --verbose: the default
 
 
 @pytest.fixture(scope="session")
@@ -46,5 +64,8 @@ def colour_folder(tmp_path_factory):
 def trained_run(tmp_path_factory, colour_folder):
     "`(run folder, stdout)` of SL-ViT trained by the console script on `colour_folder`, on JAX."
     out = tmp_path_factory.mktemp("run") / "sl_vit"
-    result = run_command(["vit_small_ds_train", "--dataset", str(colour_folder), *TRAIN_FLAGS, "--output", str(out)], "jax")
+    result = run_command(
+        ["vit_small_ds_train", "--dataset", str(colour_folder), *TRAIN_FLAGS, "--output", str(out)],
+        "jax",
+    )
     return out, result.stdout

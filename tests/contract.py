@@ -8,6 +8,7 @@ backend. Run by tests/test_contract.py (KERAS_BACKEND is read when keras is impo
     python tests/contract.py load DIR    # with only `import keras, vit_small_ds`: load each, compare
 Prints one JSON line.
 """
+
 import json
 import sys
 from pathlib import Path
@@ -22,11 +23,15 @@ PRETRAINED = "sl_vit-standard"  # the variant also saved with save_pretrained, w
 
 def small(name):
     "build_model settings of a small `name`: one transformer block where the family has them."
-    return {"model": name, **({"transformer_layers": 1} if "transformer_layers" in _settings(name) else {})}
+    return {
+        "model": name,
+        **({"transformer_layers": 1} if "transformer_layers" in _settings(name) else {}),
+    }
 
 
 def _settings(name):
     import dataclasses
+
     return {f.name for f in dataclasses.fields(vit_small_ds.models.model_recipe(name).config())}
 
 
@@ -36,7 +41,10 @@ def variants():
     for name in vit_small_ds.list_models():
         kinds = vit_small_ds.lsa.ATTENTION_KINDS if "attention" in _settings(name) else [None]
         for kind in kinds:
-            found[f"{name}-{kind}" if kind else name] = {**small(name), **({"attention": kind} if kind else {})}
+            found[f"{name}-{kind}" if kind else name] = {
+                **small(name),
+                **({"attention": kind} if kind else {}),
+            }
     return found
 
 
@@ -52,33 +60,54 @@ def random_data(num_classes=10):
 
 def build(settings, data, seed):
     keras.utils.set_random_seed(seed)
-    return vit_small_ds.build_model(settings["model"], data, **{k: v for k, v in settings.items() if k != "model"})
+    return vit_small_ds.build_model(
+        settings["model"], data, **{k: v for k, v in settings.items() if k != "model"}
+    )
 
 
 def logits(model, images):
-    return keras.ops.convert_to_numpy(model(images, training=False))  # eager: for a tiny batch, compiling costs more
+    return keras.ops.convert_to_numpy(
+        model(images, training=False)
+    )  # eager: for a tiny batch, compiling costs more
 
 
 def contract(name) -> dict:
     "The checks every registered model passes, on a small `name`; raises AssertionError naming the one that fails."
     images, data = random_data()
     model = build(small(name), data, seed=0)
-    model.compile(optimizer="adam", loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+    model.compile(
+        optimizer="adam", loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+    )
     before = [keras.ops.convert_to_numpy(w).copy() for w in model.trainable_weights]
     loss = float(model.train_on_batch(images, data.y_train))
-    changed = sum(not np.array_equal(b, keras.ops.convert_to_numpy(w)) for b, w in zip(before, model.trainable_weights))
+    changed = sum(
+        not np.array_equal(b, keras.ops.convert_to_numpy(w))
+        for b, w in zip(before, model.trainable_weights)
+    )
     assert np.isfinite(loss) and changed == len(before), (name, loss, changed, len(before))
     with vit_small_ds.using_dtype_policy("mixed_bfloat16"):
         mixed = build(small(name), data, seed=0)
     out = mixed(images, training=False)
-    assert keras.backend.standardize_dtype(out.dtype) == "float32" and np.isfinite(keras.ops.convert_to_numpy(out)).all(), name
-    assert mixed.get_layer("logits").kernel.dtype == "float32", name  # float32 weights, bfloat16 compute
+    assert (
+        keras.backend.standardize_dtype(out.dtype) == "float32"
+        and np.isfinite(keras.ops.convert_to_numpy(out)).all()
+    ), name
+    assert mixed.get_layer("logits").kernel.dtype == "float32", (
+        name
+    )  # float32 weights, bfloat16 compute
     features = vit_small_ds.features(model, images)
-    assert features.ndim == 2 and len(features) == len(images) and np.isfinite(features).all(), (name, features.shape)
+    assert features.ndim == 2 and len(features) == len(images) and np.isfinite(features).all(), (
+        name,
+        features.shape,
+    )
     five_classes = build(small(name), random_data(num_classes=5)[1], seed=1)
     plan = vit_small_ds.finetuning.transfer_weights(model, five_classes)
-    assert plan["fresh"] and all(path.startswith(vit_small_ds.finetuning.HEAD_LAYERS) for path in plan["fresh"]), plan
-    assert np.allclose(vit_small_ds.features(five_classes, images), features, atol=1e-5), name  # the same backbone
+    assert plan["fresh"] and all(
+        path.startswith(vit_small_ds.finetuning.HEAD_LAYERS) for path in plan["fresh"]
+    ), plan
+    assert np.allclose(vit_small_ds.features(five_classes, images), features, atol=1e-5), (
+        name
+    )  # the same backbone
     return {"loss": loss, "features": features.shape[1], "copied": len(plan["copied"])}
 
 
@@ -102,28 +131,48 @@ def load(folder):
     differences = {}
     for key, settings in variants().items():
         expected = np.load(folder / f"{key}.npy")
-        differences[key] = float(np.abs(logits(keras.saving.load_model(folder / f"{key}.keras"), images) - expected).max())
-        rebuilt = build(settings, data, seed=1)  # other initial weights: the load has to do the work
+        differences[key] = float(
+            np.abs(
+                logits(keras.saving.load_model(folder / f"{key}.keras"), images) - expected
+            ).max()
+        )
+        rebuilt = build(
+            settings, data, seed=1
+        )  # other initial weights: the load has to do the work
         assert np.abs(logits(rebuilt, images) - expected).max() > 1e-3, key
         rebuilt.load_weights(folder / f"{key}.weights.h5")
-        differences[f"{key} (weights only)"] = float(np.abs(logits(rebuilt, images) - expected).max())
+        differences[f"{key} (weights only)"] = float(
+            np.abs(logits(rebuilt, images) - expected).max()
+        )
     pretrained, info = vit_small_ds.load_pretrained(folder / "pretrained")
     assert info["class_names"] == data.class_names, info
-    differences[f"{PRETRAINED} (save_pretrained)"] = float(np.abs(logits(pretrained, images) - np.load(folder / f"{PRETRAINED}.npy")).max())
+    differences[f"{PRETRAINED} (save_pretrained)"] = float(
+        np.abs(logits(pretrained, images) - np.load(folder / f"{PRETRAINED}.npy")).max()
+    )
     saved_maps = np.load(folder / "attention_maps.npz")
-    differences[f"{PRETRAINED} (attention maps)"] = max(float(np.abs(m - saved_maps[f"arr_{i}"]).max())
-                                                        for i, m in enumerate(vit_small_ds.attention_maps(pretrained, images)))
+    differences[f"{PRETRAINED} (attention maps)"] = max(
+        float(np.abs(m - saved_maps[f"arr_{i}"]).max())
+        for i, m in enumerate(vit_small_ds.attention_maps(pretrained, images))
+    )
     return differences
 
 
 def unregistered_layers():
     "The library's layer classes that `import vit_small_ds` did not register (a saved model holding one would not load)."
     import importlib, inspect, pkgutil
+
     registered = set(keras.saving.get_custom_objects().values())
-    classes = {cls for info in pkgutil.iter_modules(vit_small_ds.__path__)
-               for _, cls in inspect.getmembers(importlib.import_module(f"vit_small_ds.{info.name}"), inspect.isclass)
-               if cls.__module__.startswith("vit_small_ds.") and issubclass(cls, keras.layers.Layer)}
-    classes.discard(vit_small_ds.lsa.ProjectedAttention)  # a base class: a model holds its subclasses
+    classes = {
+        cls
+        for info in pkgutil.iter_modules(vit_small_ds.__path__)
+        for _, cls in inspect.getmembers(
+            importlib.import_module(f"vit_small_ds.{info.name}"), inspect.isclass
+        )
+        if cls.__module__.startswith("vit_small_ds.") and issubclass(cls, keras.layers.Layer)
+    }
+    classes.discard(
+        vit_small_ds.lsa.ProjectedAttention
+    )  # a base class: a model holds its subclasses
     return len(classes), sorted(c.__name__ for c in classes - registered)
 
 

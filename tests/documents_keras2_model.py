@@ -10,12 +10,15 @@ call are seed 001's.
 Every weight is then set to a random value (so a weight mapped to the wrong place shows), and the
 folder gets `expected.npz`: eight images and the model's logits on them (inference mode).
 """
+
 import json
 import math
 import os
 import sys
 
-assert os.environ.get("TF_USE_LEGACY_KERAS") == "1", "run with TF_USE_LEGACY_KERAS=1: this is Keras 2 code"
+assert os.environ.get("TF_USE_LEGACY_KERAS") == "1", (
+    "run with TF_USE_LEGACY_KERAS=1: this is Keras 2 code"
+)
 import numpy as np
 import tensorflow as tf
 from tensorflow import keras
@@ -27,8 +30,13 @@ PUBLISHED = os.environ.get("DOCUMENTS_SIZE", "small") == "published"
 INPUT_SHAPE, NUM_CLASSES = ((32, 32, 3), 100) if PUBLISHED else ((16, 16, 3), 7)
 IMAGE_SIZE, PATCH_SIZE = (72, 6) if PUBLISHED else (24, 6)
 NUM_PATCHES = (IMAGE_SIZE // PATCH_SIZE) ** 2
-LAYER_NORM_EPS, TRANSFORMER_LAYERS, PROJECTION_DIM, NUM_HEADS = (1e-6, 8, 64, 4) if PUBLISHED else (1e-6, 2, 16, 2)
-TRANSFORMER_UNITS, MLP_HEAD_UNITS = [PROJECTION_DIM * 2, PROJECTION_DIM], [2048, 1024] if PUBLISHED else [32, 24]
+LAYER_NORM_EPS, TRANSFORMER_LAYERS, PROJECTION_DIM, NUM_HEADS = (
+    (1e-6, 8, 64, 4) if PUBLISHED else (1e-6, 2, 16, 2)
+)
+TRANSFORMER_UNITS, MLP_HEAD_UNITS = (
+    [PROJECTION_DIM * 2, PROJECTION_DIM],
+    [2048, 1024] if PUBLISHED else [32, 24],
+)
 NOISE = 0.02 if PUBLISHED else 0.2
 
 
@@ -43,16 +51,33 @@ class ShiftedPatchTokenization(layers.Layer):
     def crop_shift_pad(self, images, mode):
         h = self.half_patch
         crop_height, crop_width, shift_height, shift_width = {
-            "left-up": (h, h, 0, 0), "left-down": (0, h, h, 0), "right-up": (h, 0, 0, h), "right-down": (0, 0, h, h)}[mode]
-        crop = tf.image.crop_to_bounding_box(images, crop_height, crop_width, IMAGE_SIZE - h, IMAGE_SIZE - h)
+            "left-up": (h, h, 0, 0),
+            "left-down": (0, h, h, 0),
+            "right-up": (h, 0, 0, h),
+            "right-down": (0, 0, h, h),
+        }[mode]
+        crop = tf.image.crop_to_bounding_box(
+            images, crop_height, crop_width, IMAGE_SIZE - h, IMAGE_SIZE - h
+        )
         return tf.image.pad_to_bounding_box(crop, shift_height, shift_width, IMAGE_SIZE, IMAGE_SIZE)
 
     def call(self, images):
         if not self.vanilla:
-            images = tf.concat([images] + [self.crop_shift_pad(images, mode) for mode in
-                                           ("left-up", "left-down", "right-up", "right-down")], axis=-1)
-        patches = tf.image.extract_patches(images=images, sizes=[1, PATCH_SIZE, PATCH_SIZE, 1],
-                                           strides=[1, PATCH_SIZE, PATCH_SIZE, 1], rates=[1, 1, 1, 1], padding="VALID")
+            images = tf.concat(
+                [images]
+                + [
+                    self.crop_shift_pad(images, mode)
+                    for mode in ("left-up", "left-down", "right-up", "right-down")
+                ],
+                axis=-1,
+            )
+        patches = tf.image.extract_patches(
+            images=images,
+            sizes=[1, PATCH_SIZE, PATCH_SIZE, 1],
+            strides=[1, PATCH_SIZE, PATCH_SIZE, 1],
+            rates=[1, 1, 1, 1],
+            padding="VALID",
+        )
         flat_patches = self.flatten_patches(patches)
         tokens = flat_patches if self.vanilla else self.layer_norm(flat_patches)
         return self.projection(tokens), patches
@@ -98,10 +123,13 @@ def create_vit_classifier(data_augmentation, vanilla):
     for _ in range(TRANSFORMER_LAYERS):
         x1 = layers.LayerNormalization(epsilon=1e-6)(encoded_patches)
         if not vanilla:
-            attention_output = MultiHeadAttentionLSA(num_heads=NUM_HEADS, key_dim=PROJECTION_DIM, dropout=0.1)(
-                x1, x1, attention_mask=diag_attn_mask)
+            attention_output = MultiHeadAttentionLSA(
+                num_heads=NUM_HEADS, key_dim=PROJECTION_DIM, dropout=0.1
+            )(x1, x1, attention_mask=diag_attn_mask)
         else:
-            attention_output = layers.MultiHeadAttention(num_heads=NUM_HEADS, key_dim=PROJECTION_DIM, dropout=0.1)(x1, x1)
+            attention_output = layers.MultiHeadAttention(
+                num_heads=NUM_HEADS, key_dim=PROJECTION_DIM, dropout=0.1
+            )(x1, x1)
         x2 = layers.Add()([attention_output, encoded_patches])
         x3 = layers.LayerNormalization(epsilon=1e-6)(x2)
         x3 = mlp(x3, hidden_units=TRANSFORMER_UNITS, dropout_rate=0.1)
@@ -120,24 +148,46 @@ def save(kind, folder):
     tf.keras.utils.set_random_seed(0)
     rng = np.random.default_rng(0)
     x_train = rng.integers(0, 256, (64, *INPUT_SHAPE)).astype("float32")
-    data_augmentation = keras.Sequential([
-        layers.Normalization(), layers.Resizing(IMAGE_SIZE, IMAGE_SIZE), layers.RandomFlip("horizontal"),
-        layers.RandomRotation(factor=0.02), layers.RandomZoom(height_factor=0.2, width_factor=0.2)],
-        name="data_augmentation")
+    data_augmentation = keras.Sequential(
+        [
+            layers.Normalization(),
+            layers.Resizing(IMAGE_SIZE, IMAGE_SIZE),
+            layers.RandomFlip("horizontal"),
+            layers.RandomRotation(factor=0.02),
+            layers.RandomZoom(height_factor=0.2, width_factor=0.2),
+        ],
+        name="data_augmentation",
+    )
     data_augmentation.layers[0].adapt(x_train)
     if kind == "cnn":
-        model = keras.Sequential([layers.Input(INPUT_SHAPE), layers.Conv2D(4, 3), layers.Flatten(), layers.Dense(NUM_CLASSES)])
+        model = keras.Sequential(
+            [
+                layers.Input(INPUT_SHAPE),
+                layers.Conv2D(4, 3),
+                layers.Flatten(),
+                layers.Dense(NUM_CLASSES),
+            ]
+        )
     else:
         model = create_vit_classifier(data_augmentation, vanilla=kind == "vanilla")
-    for weight in model.trainable_weights:  # away from their initial values: zeros, ones and sqrt(key_dim) give nothing away
+    for weight in (
+        model.trainable_weights
+    ):  # away from their initial values: zeros, ones and sqrt(key_dim) give nothing away
         weight.assign(weight + rng.normal(0, NOISE, weight.shape).astype("float32"))
     images = rng.integers(0, 256, (8, *INPUT_SHAPE)).astype("uint8")
     logits = model(images.astype("float32"), training=False).numpy()
-    model.save(folder, save_format="tf")  # what huggingface_hub.save_pretrained_keras does, beside a config.json
-    with open(os.path.join(folder, "config.json"), "w") as f: json.dump({}, f)
+    model.save(
+        folder, save_format="tf"
+    )  # what huggingface_hub.save_pretrained_keras does, beside a config.json
+    with open(os.path.join(folder, "config.json"), "w") as f:
+        json.dump({}, f)
     np.savez(os.path.join(folder, "expected.npz"), images=images, logits=logits)
     return {"weights": len(model.weights), "params": model.count_params()}
 
 
 if __name__ == "__main__":
-    print(json.dumps({kind: save(kind, folder) for kind, folder in zip(sys.argv[1::2], sys.argv[2::2])}))
+    print(
+        json.dumps(
+            {kind: save(kind, folder) for kind, folder in zip(sys.argv[1::2], sys.argv[2::2])}
+        )
+    )

@@ -6,6 +6,7 @@ tests/test_mixed_precision.py on each backend (KERAS_BACKEND is read when keras 
 
 Prints one JSON line.
 """
+
 import json
 import sys
 from pathlib import Path
@@ -16,7 +17,13 @@ import numpy as np
 import vit_small_ds
 from vit_small_ds.jax_affine import RandAugment, RandomRotation, RandomTranslation, RandomZoom
 from vit_small_ds.devices import using_dtype_policy
-from vit_small_ds.lsa import CosineAttention, DotProductAttention, LinearAttention, MultiHeadAttentionLSA, TokenDense
+from vit_small_ds.lsa import (
+    CosineAttention,
+    DotProductAttention,
+    LinearAttention,
+    MultiHeadAttentionLSA,
+    TokenDense,
+)
 from vit_small_ds.regularization import DropPath, Dropout
 from vit_small_ds.shiftvit import PatchMerging, ShiftViTBlock, StackedShiftBlocks
 from vit_small_ds.spt import PatchEncoder, Patches, ShiftedPatchTokenization
@@ -31,26 +38,64 @@ feature_map = rng.normal(size=(2, 8, 8, 24)).astype("float32")
 LAYERS = {
     "Patches": (lambda dtype: Patches(4, dtype=dtype), (images,)),
     "PatchEncoder": (lambda dtype: PatchEncoder(9, 16, dtype=dtype), (tokens,)),
-    "ShiftedPatchTokenization": (lambda dtype: ShiftedPatchTokenization(12, 4, 16, dtype=dtype), (images,)),
-    "ShiftedPatchTokenization(shifted=False)": (lambda dtype: ShiftedPatchTokenization(12, 4, 16, shifted=False, dtype=dtype), (images,)),
+    "ShiftedPatchTokenization": (
+        lambda dtype: ShiftedPatchTokenization(12, 4, 16, dtype=dtype),
+        (images,),
+    ),
+    "ShiftedPatchTokenization(shifted=False)": (
+        lambda dtype: ShiftedPatchTokenization(12, 4, 16, shifted=False, dtype=dtype),
+        (images,),
+    ),
     "DotProductAttention": (lambda dtype: DotProductAttention(2, 8, dtype=dtype), (tokens, tokens)),
-    "MultiHeadAttentionLSA": (lambda dtype: MultiHeadAttentionLSA(2, 8, dtype=dtype), (tokens, tokens)),
-    "CosineAttention": (lambda dtype: CosineAttention(2, 8, diagonal_mask=True, dtype=dtype), (tokens, tokens)),
-    "LinearAttention": (lambda dtype: LinearAttention(2, 8, diagonal_mask=True, dtype=dtype), (tokens, tokens)),
-    "TransformerBlock": (lambda dtype: TransformerBlock(2, 8, (32, 16), lsa=True, dtype=dtype), (tokens,)),
-    "TransformerBlock(standard)": (lambda dtype: TransformerBlock(2, 8, (32, 16), dtype=dtype), (tokens,)),
-    "TransformerBlock(drop_path)": (lambda dtype: TransformerBlock(2, 8, (32, 16), lsa=True, drop_path=0.1, dtype=dtype), (tokens,)),
+    "MultiHeadAttentionLSA": (
+        lambda dtype: MultiHeadAttentionLSA(2, 8, dtype=dtype),
+        (tokens, tokens),
+    ),
+    "CosineAttention": (
+        lambda dtype: CosineAttention(2, 8, diagonal_mask=True, dtype=dtype),
+        (tokens, tokens),
+    ),
+    "LinearAttention": (
+        lambda dtype: LinearAttention(2, 8, diagonal_mask=True, dtype=dtype),
+        (tokens, tokens),
+    ),
+    "TransformerBlock": (
+        lambda dtype: TransformerBlock(2, 8, (32, 16), lsa=True, dtype=dtype),
+        (tokens,),
+    ),
+    "TransformerBlock(standard)": (
+        lambda dtype: TransformerBlock(2, 8, (32, 16), dtype=dtype),
+        (tokens,),
+    ),
+    "TransformerBlock(drop_path)": (
+        lambda dtype: TransformerBlock(2, 8, (32, 16), lsa=True, drop_path=0.1, dtype=dtype),
+        (tokens,),
+    ),
     "ClassToken": (lambda dtype: ClassToken(dtype=dtype), (tokens,)),
     "DropPath": (lambda dtype: DropPath(0.5, dtype=dtype), (feature_map,)),
     "Dropout": (lambda dtype: Dropout(0.5, dtype=dtype), (feature_map,)),
     "ShiftViTBlock": (lambda dtype: ShiftViTBlock(num_div=12, dtype=dtype), (feature_map,)),
     "PatchMerging": (lambda dtype: PatchMerging(dtype=dtype), (feature_map,)),
-    "StackedShiftBlocks": (lambda dtype: StackedShiftBlocks([0.0, 0.1], merge=True, dtype=dtype), (feature_map,)),
+    "StackedShiftBlocks": (
+        lambda dtype: StackedShiftBlocks([0.0, 0.1], merge=True, dtype=dtype),
+        (feature_map,),
+    ),
     "RandomRotation": (lambda dtype: RandomRotation(0.1, seed=1, dtype=dtype), (images,)),
     "RandomZoom": (lambda dtype: RandomZoom(0.2, 0.2, seed=1, dtype=dtype), (images,)),
-    "RandomTranslation": (lambda dtype: RandomTranslation(0.1, 0.1, seed=1, dtype=dtype), (images,)),
-    "TokenDense": (lambda dtype: TokenDense("abc,cde->abde", output_shape=(None, 2, 8), bias_axes="de", dtype=dtype), (tokens,)),
-    "RandAugment": (lambda dtype: RandAugment(value_range=(0, 1), num_ops=2, factor=0.5, seed=1, dtype=dtype), (images,)),
+    "RandomTranslation": (
+        lambda dtype: RandomTranslation(0.1, 0.1, seed=1, dtype=dtype),
+        (images,),
+    ),
+    "TokenDense": (
+        lambda dtype: TokenDense(
+            "abc,cde->abde", output_shape=(None, 2, 8), bias_axes="de", dtype=dtype
+        ),
+        (tokens,),
+    ),
+    "RandAugment": (
+        lambda dtype: RandAugment(value_range=(0, 1), num_ops=2, factor=0.5, seed=1, dtype=dtype),
+        (images,),
+    ),
 }
 
 
@@ -60,8 +105,13 @@ def sublayers(layer):
 
 def untested_layers(tested):
     "The library's registered layer classes that no entry of LAYERS builds (`tested`: the classes that they build)."
-    registered = {cls for cls in keras.saving.get_custom_objects().values()
-                  if isinstance(cls, type) and issubclass(cls, keras.layers.Layer) and cls.__module__.startswith("vit_small_ds.")}
+    registered = {
+        cls
+        for cls in keras.saving.get_custom_objects().values()
+        if isinstance(cls, type)
+        and issubclass(cls, keras.layers.Layer)
+        and cls.__module__.startswith("vit_small_ds.")
+    }
     return sorted(cls.__name__ for cls in registered - tested)
 
 
@@ -75,35 +125,57 @@ def check_layers():
         if exact.weights:
             mixed(*inputs)  # builds it
             mixed.set_weights(exact.get_weights())
-        output = mixed(*inputs)  # for the random layers, the first draw of the same seed, as for `exact`
+        output = mixed(
+            *inputs
+        )  # for the random layers, the first draw of the same seed, as for `exact`
         values = np.asarray(keras.ops.cast(output, "float32"))
         report[name] = {
             "output_dtype": keras.backend.standardize_dtype(output.dtype),
             "policies": sorted({sub.dtype_policy.name for sub in sublayers(mixed)}),
-            "variable_dtypes": sorted({keras.backend.standardize_dtype(v.dtype) for v in mixed.weights}),
-            "relative_error": float(np.abs(values - expected).max() / max(np.abs(expected).max(), 1e-6))}
+            "variable_dtypes": sorted(
+                {keras.backend.standardize_dtype(v.dtype) for v in mixed.weights}
+            ),
+            "relative_error": float(
+                np.abs(values - expected).max() / max(np.abs(expected).max(), 1e-6)
+            ),
+        }
     return {"layers": report, "untested": untested_layers(tested)}
 
 
 def train_save_and_load(folder):
     "Train a one-block SL-ViT for a few steps under mixed_bfloat16, save it, load its weights into a float32 twin, compare."
     full = vit_small_ds.load_dataset("sample")
-    data = vit_small_ds.ImageDataset(full.x_train[:512], full.y_train[:512], full.x_val[:64], full.y_val[:64],
-                                     full.x_test[:256], full.y_test[:256], full.class_names, "subset")
+    data = vit_small_ds.ImageDataset(
+        full.x_train[:512],
+        full.y_train[:512],
+        full.x_val[:64],
+        full.y_val[:64],
+        full.x_test[:256],
+        full.y_test[:256],
+        full.class_names,
+        "subset",
+    )
     keras.utils.set_random_seed(0)
     with using_dtype_policy("mixed_bfloat16"):
         model = vit_small_ds.build_model("sl_vit", data, transformer_layers=1)
-    vit_small_ds.run_experiment(model, data, vit_small_ds.TrainConfig(epochs=1, batch_size=64, dtype_policy="mixed_bfloat16",
-                                                                      verbose=0))
+    vit_small_ds.run_experiment(
+        model,
+        data,
+        vit_small_ds.TrainConfig(epochs=1, batch_size=64, dtype_policy="mixed_bfloat16", verbose=0),
+    )
     path = Path(folder) / "bf16.keras"
     model.save(path)
     float32_twin = vit_small_ds.build_model("sl_vit", data, transformer_layers=1)
     float32_twin.load_weights(path)
-    probabilities = [vit_small_ds.predict_probabilities(m, data.x_test) for m in (model, float32_twin)]
-    return {"twin_policy": float32_twin.dtype_policy.name,
-            "predicted_classes": len(set(probabilities[0].argmax(1).tolist())),
-            "max_probability_difference": float(np.abs(probabilities[0] - probabilities[1]).max()),
-            "same_class": float((probabilities[0].argmax(1) == probabilities[1].argmax(1)).mean())}
+    probabilities = [
+        vit_small_ds.predict_probabilities(m, data.x_test) for m in (model, float32_twin)
+    ]
+    return {
+        "twin_policy": float32_twin.dtype_policy.name,
+        "predicted_classes": len(set(probabilities[0].argmax(1).tolist())),
+        "max_probability_difference": float(np.abs(probabilities[0] - probabilities[1]).max()),
+        "same_class": float((probabilities[0].argmax(1) == probabilities[1].argmax(1)).mean()),
+    }
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
 "Run Python or a console script in a fresh process under a chosen Keras backend (KERAS_BACKEND is read when keras is imported)."
+
 import json
 import os
 import subprocess

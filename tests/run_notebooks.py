@@ -8,6 +8,7 @@ Cells are skipped as `nbdev_test` skips them: `#| eval: false` always (the full-
 show the full run). Runs N notebooks at a time (default 1), prints each one's seconds, and exits with
 status 1 if any failed, printing its error.
 """
+
 import argparse
 import os
 import shutil
@@ -23,7 +24,8 @@ def directives(source: str) -> dict:
     "The nbdev directives at the top of a cell's `source`: `#| slow` -> {'slow': []}, `#| eval: false` -> {'eval:': ['false']}."
     found = {}
     for line in source.splitlines():
-        if not line.startswith("#|"): break
+        if not line.startswith("#|"):
+            break
         key, *values = line[2:].split()
         found[key] = values
     return found
@@ -39,6 +41,7 @@ def run_here(name: str, full: bool):
     "Execute the notebook `name` in the current folder (the child process's job)."
     from execnb.nbio import read_nb
     from execnb.shell import CaptureShell
+
     CaptureShell().run_all(read_nb(name), exc_stop=True, preproc=lambda cell: skipped(cell, full))
 
 
@@ -48,8 +51,13 @@ def run_alone(path: Path, full: bool) -> bool:
     with tempfile.TemporaryDirectory() as folder:
         shutil.copy(path, folder)
         command = [sys.executable, __file__, "--here", path.name] + (["--full"] if full else [])
-        result = subprocess.run(command, cwd=folder, env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"},
-                                capture_output=True, text=True)
+        result = subprocess.run(
+            command,
+            cwd=folder,
+            env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"},
+            capture_output=True,
+            text=True,
+        )
     if result.returncode:
         print(f"FAILED {path}\n{result.stdout[-4000:]}\n{result.stderr[-4000:]}", flush=True)
         return False
@@ -64,10 +72,12 @@ def main(argv):
     parser.add_argument("--full", action="store_true", help="run the cells marked slow too")
     parser.add_argument("notebooks", nargs="*", type=Path)
     a = parser.parse_args(argv)
-    if a.here: return run_here(a.here, a.full)
+    if a.here:
+        return run_here(a.here, a.full)
     with ThreadPoolExecutor(a.jobs) as pool:
         succeeded = list(pool.map(lambda path: run_alone(path, a.full), a.notebooks))
-    if not all(succeeded): raise SystemExit(1)
+    if not all(succeeded):
+        raise SystemExit(1)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 """The console scripts. Each runs once as a user runs it, in a fresh process on JAX (11_cli runs the same
 functions on TensorFlow); help, argument errors and flags are checked in-process, where they cost milliseconds."""
+
 import csv
 import json
 import shutil
@@ -11,8 +12,18 @@ from conftest import TRAIN_FLAGS
 from PIL import Image
 from processes import run_command
 
-from vit_small_ds.cli import (bench, bench_parser, evaluate, evaluate_parser, main, predict, predict_parser, run_spec,
-                              train, train_parser)
+from vit_small_ds.cli import (
+    bench,
+    bench_parser,
+    evaluate,
+    evaluate_parser,
+    main,
+    predict,
+    predict_parser,
+    run_spec,
+    train,
+    train_parser,
+)
 from vit_small_ds.models import list_models, list_recipes
 from vit_small_ds.run import RunSpec
 
@@ -23,32 +34,64 @@ def last_json(text):
 
 def test_train_writes_a_self_describing_run_folder(trained_run, colour_folder):
     out, stdout = trained_run
-    assert sorted(p.name for p in out.iterdir()) == ["class_names.json", "config.json", "confusion_matrix.png", "curves.png",
-                                                     "history.csv", "metrics.json", "model.keras"]  # no checkpoint or backup
+    assert sorted(p.name for p in out.iterdir()) == [
+        "class_names.json",
+        "config.json",
+        "confusion_matrix.png",
+        "curves.png",
+        "history.csv",
+        "metrics.json",
+        "model.keras",
+    ]  # no checkpoint or backup
     metrics = json.loads((out / "metrics.json").read_text())
     assert (metrics["model"], metrics["epochs_run"], metrics["backend"]) == ("sl_vit", 2, "jax")
     assert metrics["test_accuracy"] > 0.8  # the colours separate the classes; chance is 1/3
     assert f"test accuracy {100 * metrics['test_accuracy']:.2f}%" in stdout
-    epoch_lines = [line for line in stdout.splitlines() if " - val_accuracy: " in line]  # not a terminal: a line per epoch
+    epoch_lines = [
+        line for line in stdout.splitlines() if " - val_accuracy: " in line
+    ]  # not a terminal: a line per epoch
     assert len(epoch_lines) == 2 and "\r" not in stdout and "━" not in stdout, stdout[-2000:]
-    with open(out / "history.csv") as f: assert [row["epoch"] for row in csv.DictReader(f)] == ["1", "2"]  # from 1, as Keras
+    with open(out / "history.csv") as f:
+        assert [row["epoch"] for row in csv.DictReader(f)] == ["1", "2"]  # from 1, as Keras
     config = json.loads((out / "config.json").read_text())
-    assert (config["model"], config["preset"], config["dataset_source"], config["seed"], config["validation_split"]) == \
-        ("sl_vit", "small", str(colour_folder.resolve()), 42, 0.1)
-    assert (config["augment"], config["random_erasing"], config["architecture"]["attention"], config["architecture"]["spt"]) == \
-        ("standard", None, "standard", True)
+    assert (
+        config["model"],
+        config["preset"],
+        config["dataset_source"],
+        config["seed"],
+        config["validation_split"],
+    ) == ("sl_vit", "small", str(colour_folder.resolve()), 42, 0.1)
+    assert (
+        config["augment"],
+        config["random_erasing"],
+        config["architecture"]["attention"],
+        config["architecture"]["spt"],
+    ) == ("standard", None, "standard", True)
     assert (config["train"]["epochs"], config["train"]["batch_size"]) == (2, 16)
-    assert RunSpec.from_run(out) == run_spec(["--dataset", str(colour_folder), *TRAIN_FLAGS, "--output", str(out)])
+    assert RunSpec.from_run(out) == run_spec(
+        ["--dataset", str(colour_folder), *TRAIN_FLAGS, "--output", str(out)]
+    )
     environment = config["environment"]
-    assert (environment["backend"], environment["dtype_policy"]) == ("jax", "float32")  # auto: JAX on a CPU is fastest in float32
-    assert environment["keras_version"] and environment["backend_version"] and environment["vit_small_ds_version"]
+    assert (environment["backend"], environment["dtype_policy"]) == (
+        "jax",
+        "float32",
+    )  # auto: JAX on a CPU is fastest in float32
+    assert (
+        environment["keras_version"]
+        and environment["backend_version"]
+        and environment["vit_small_ds_version"]
+    )
 
 
 def test_evaluate_scores_the_runs_own_test_split_of_its_image_folder(trained_run):
     out, _ = trained_run
-    result = last_json(run_command(["vit_small_ds_evaluate", str(out / "model.keras")], "jax").stdout)  # config.json beside it
+    result = last_json(
+        run_command(["vit_small_ds_evaluate", str(out / "model.keras")], "jax").stdout
+    )  # config.json beside it
     assert result["test_images"] == 6  # 10% of each class's 20
-    assert result["accuracy"] == pytest.approx(json.loads((out / "metrics.json").read_text())["test_accuracy"], abs=1e-6)
+    assert result["accuracy"] == pytest.approx(
+        json.loads((out / "metrics.json").read_text())["test_accuracy"], abs=1e-6
+    )
 
 
 @pytest.fixture(scope="module")
@@ -63,35 +106,73 @@ def green_image(tmp_path_factory):
 
 def test_predict_ranks_every_class_of_a_resized_image(trained_run, green_image, capsys):
     out, _ = trained_run
-    line = run_command(["vit_small_ds_predict", str(out), str(green_image)], "jax").stdout.strip().splitlines()[-1]
+    line = (
+        run_command(["vit_small_ds_predict", str(out), str(green_image)], "jax")
+        .stdout.strip()
+        .splitlines()[-1]
+    )
     names_and_probs = [item.rsplit(" ", 1) for item in line.split(": ", 1)[1].split(", ")]
-    assert [name for name, _ in names_and_probs][0] == "class1" and len(names_and_probs) == 3  # --top 5 of 3 classes
+    assert [name for name, _ in names_and_probs][0] == "class1" and len(
+        names_and_probs
+    ) == 3  # --top 5 of 3 classes
     probabilities = [float(p) for _, p in names_and_probs]
-    assert probabilities == sorted(probabilities, reverse=True) and sum(probabilities) == pytest.approx(1, abs=2e-3)
-    main(predict, [str(out / "model.keras"), str(green_image), "--json", "--top", "2"])  # a model file, on TensorFlow
+    assert probabilities == sorted(probabilities, reverse=True) and sum(
+        probabilities
+    ) == pytest.approx(1, abs=2e-3)
+    main(
+        predict, [str(out / "model.keras"), str(green_image), "--json", "--top", "2"]
+    )  # a model file, on TensorFlow
     ranked = last_json(capsys.readouterr().out)[str(green_image)]
-    assert len(ranked) == 2 and ranked[0][0] == "class1" and ranked[0][1] == pytest.approx(probabilities[0], abs=2e-3)
+    assert (
+        len(ranked) == 2
+        and ranked[0][0] == "class1"
+        and ranked[0][1] == pytest.approx(probabilities[0], abs=2e-3)
+    )
 
 
 def test_bench_times_either_training_loop_and_says_which(capsys):
-    flags = ["--model", "vit", "--preset", "small", "--batch-size", "8", "--steps", "2", "--repeats", "1", "--warmup", "1"]
+    flags = [
+        "--model",
+        "vit",
+        "--preset",
+        "small",
+        "--batch-size",
+        "8",
+        "--steps",
+        "2",
+        "--repeats",
+        "1",
+        "--warmup",
+        "1",
+    ]
     result = last_json(run_command(["vit_small_ds_bench", *flags, "--loop", "fit"], "jax").stdout)
     main(bench, flags)  # the default loop, on TensorFlow
     default = last_json(capsys.readouterr().out)
-    assert [(r["loop"], r["backend"], r["batch_size"]) for r in (result, default)] == \
-        [("fit", "jax", 8), ("train_on_batch", "tensorflow", 8)]
+    assert [(r["loop"], r["backend"], r["batch_size"]) for r in (result, default)] == [
+        ("fit", "jax", 8),
+        ("train_on_batch", "tensorflow", 8),
+    ]
     assert all(r["train_img_per_s"] > 0 and r["infer_img_per_s"] > 0 for r in (result, default))
 
 
 def test_help_shows_dashes_defaults_examples_and_every_registered_choice():
     for parser in (train_parser(), evaluate_parser(), predict_parser(), bench_parser()):
         text = parser.format_help()
-        assert "_" not in "".join(word for word in text.split() if word.startswith("--")), parser.prog
+        assert "_" not in "".join(word for word in text.split() if word.startswith("--")), (
+            parser.prog
+        )
         assert "examples:" in text, parser.prog
     text = train_parser().format_help()
-    for flag, default in [("--epochs", "10"), ("--batch-size", "128"), ("--seed", "42"), ("--validation-split", "0.1")]:
+    for flag, default in [
+        ("--epochs", "10"),
+        ("--batch-size", "128"),
+        ("--seed", "42"),
+        ("--validation-split", "0.1"),
+    ]:
         assert flag in text and f"(default: {default})" in text, flag
-    assert "{" + ",".join(list_models()) + "}" in text and "{" + ",".join(list_recipes()) + "}" in text
+    assert (
+        "{" + ",".join(list_models()) + "}" in text and "{" + ",".join(list_recipes()) + "}" in text
+    )
     assert "fashion also sets --augment flip --random-erasing 0.25" in " ".join(text.split())
 
 
@@ -100,19 +181,36 @@ def user_errors(run, tmp_path):
     grey = tmp_path / "grey"
     for name in ("a", "b"):
         (grey / name).mkdir(parents=True)
-        for i in range(10): Image.new("L", (24, 24), i * 20).save(grey / name / f"{i}.png")
+        for i in range(10):
+            Image.new("L", (24, 24), i * 20).save(grey / name / f"{i}.png")
     (tmp_path / "notes.txt").write_text("not a model")
     shutil.copy(run / "model.keras", tmp_path / "alone.keras")  # no config.json beside it
     return [
-        (train, ["--epochs", "ten"], "argument --epochs: expected a positive integer. Received: ten"),
+        (
+            train,
+            ["--epochs", "ten"],
+            "argument --epochs: expected a positive integer. Received: ten",
+        ),
         (evaluate, [str(tmp_path / "alone.keras")], "no config.json beside"),
         (evaluate, [], "the following arguments are required: path"),
         (evaluate, [str(run / "missing.keras")], "missing.keras"),
         (evaluate, [str(run), "--dataset", str(grey)], "but its images are (24, 24, 1)"),
-        (train, ["--dataset", str(tmp_path / "no_such_folder"), "--output", str(tmp_path / "x")], "no such folder"),
+        (
+            train,
+            ["--dataset", str(tmp_path / "no_such_folder"), "--output", str(tmp_path / "x")],
+            "no such folder",
+        ),
         (train, ["--freeze-backbone"], "expected --init-from as well"),
-        (train, ["--init-from", str(tmp_path), "--output", str(tmp_path / "y")], "holds neither a run's model.keras"),
-        (train, ["--output", str(run)], "--overwrite"),  # a finished run, refused before any data loads
+        (
+            train,
+            ["--init-from", str(tmp_path), "--output", str(tmp_path / "y")],
+            "holds neither a run's model.keras",
+        ),
+        (
+            train,
+            ["--output", str(run)],
+            "--overwrite",
+        ),  # a finished run, refused before any data loads
         (bench, ["--loop", "scan"], "--loop: invalid choice: 'scan'"),
     ]
 
@@ -125,47 +223,115 @@ def test_every_user_error_is_one_line_and_status_2(trained_run, tmp_path, capsys
         stderr = capsys.readouterr().err.strip().splitlines()
         assert exit.value.code == 2 and len(stderr) == 1, (argv, stderr)
         assert stderr[0].startswith("error: ") and message in stderr[0], (argv, stderr)
-    assert json.loads((out / "metrics.json").read_text())["model"] == "sl_vit"  # the refused run left it untouched
+    assert (
+        json.loads((out / "metrics.json").read_text())["model"] == "sl_vit"
+    )  # the refused run left it untouched
 
 
-def test_overwrite_patience_and_the_paper_recipe_reach_the_run(trained_run, colour_folder, tmp_path):
+def test_overwrite_patience_and_the_paper_recipe_reach_the_run(
+    trained_run, colour_folder, tmp_path
+):
     out = tmp_path / "run"
     shutil.copytree(trained_run[0], out)
-    metrics = train(["--dataset", str(colour_folder), *TRAIN_FLAGS, "--output", str(out), "--overwrite", "--model", "vit",
-                     "--augment", "paper", "--random-erasing", "0.5", "--epochs", "4", "--learning-rate", "1e-12",
-                     "--patience", "1"])
-    assert (metrics["model"], metrics["epochs_run"], metrics["best_epoch"]) == ("vit", 2, 1)  # no epoch improves on the first
-    with open(out / "history.csv") as f: assert [row["epoch"] for row in csv.DictReader(f)] == ["1", "2"]  # afresh
+    metrics = train(
+        [
+            "--dataset",
+            str(colour_folder),
+            *TRAIN_FLAGS,
+            "--output",
+            str(out),
+            "--overwrite",
+            "--model",
+            "vit",
+            "--augment",
+            "paper",
+            "--random-erasing",
+            "0.5",
+            "--epochs",
+            "4",
+            "--learning-rate",
+            "1e-12",
+            "--patience",
+            "1",
+        ]
+    )
+    assert (metrics["model"], metrics["epochs_run"], metrics["best_epoch"]) == (
+        "vit",
+        2,
+        1,
+    )  # no epoch improves on the first
+    with open(out / "history.csv") as f:
+        assert [row["epoch"] for row in csv.DictReader(f)] == ["1", "2"]  # afresh
     config = json.loads((out / "config.json").read_text())
     assert (config["augment"], config["random_erasing"]) == ("paper", 0.5)
-    train_config = {k: config["train"][k] for k in ("mixing", "repeated_augmentation", "label_smoothing", "batch_size")}
-    assert train_config == {"mixing": True, "repeated_augmentation": 3, "label_smoothing": 0.1, "batch_size": 16}  # a flag wins
+    train_config = {
+        k: config["train"][k]
+        for k in ("mixing", "repeated_augmentation", "label_smoothing", "batch_size")
+    }
+    assert train_config == {
+        "mixing": True,
+        "repeated_augmentation": 3,
+        "label_smoothing": 0.1,
+        "batch_size": 16,
+    }  # a flag wins
     augmentation = keras.saving.load_model(out / "model.keras").layers[1]
-    assert augmentation.layers[-1].name == "random_erasing" and tuple(augmentation.layers[-1].factor) == (0.5, 0.5)
+    assert augmentation.layers[-1].name == "random_erasing" and tuple(
+        augmentation.layers[-1].factor
+    ) == (0.5, 0.5)
 
 
-def test_init_from_a_run_replaces_the_head_and_freeze_backbone_trains_only_logits(trained_run, tmp_path, capsys):
+def test_init_from_a_run_replaces_the_head_and_freeze_backbone_trains_only_logits(
+    trained_run, tmp_path, capsys
+):
     source, _ = trained_run
     folder = tmp_path / "images"  # four classes instead of the source's three: a new head
     for k, name in enumerate("abcd"):
         (folder / name).mkdir(parents=True)
-        for i in range(10): Image.new("RGB", (24, 24), (60 * k, 20 * i, 0)).save(folder / name / f"{i}.png")
+        for i in range(10):
+            Image.new("RGB", (24, 24), (60 * k, 20 * i, 0)).save(folder / name / f"{i}.png")
     out = tmp_path / "probe"
-    train(["--dataset", str(folder), "--init-from", str(source), "--freeze-backbone", "--epochs", "1", "--batch-size", "8",
-           "--output", str(out), "--verbose", "0"])
+    train(
+        [
+            "--dataset",
+            str(folder),
+            "--init-from",
+            str(source),
+            "--freeze-backbone",
+            "--epochs",
+            "1",
+            "--batch-size",
+            "8",
+            "--output",
+            str(out),
+            "--verbose",
+            "0",
+        ]
+    )
     assert "afresh: logits/kernel, logits/bias; only logits trains" in capsys.readouterr().out
     config = json.loads((out / "config.json").read_text())
     assert (config["init_from"], config["freeze_backbone"]) == (str(source), True)
-    before, after = keras.saving.load_model(source / "model.keras"), keras.saving.load_model(out / "model.keras")
+    before, after = (
+        keras.saving.load_model(source / "model.keras"),
+        keras.saving.load_model(out / "model.keras"),
+    )
     saved = {w.path: keras.ops.convert_to_numpy(w) for w in before.weights}
     for weight in after.weights:
         value = keras.ops.convert_to_numpy(weight)
-        if weight.path.startswith("logits/"): assert value.shape[-1] == 4
-        else: assert (value == saved[weight.path]).all(), weight.path  # frozen: as the source run left it
+        if weight.path.startswith("logits/"):
+            assert value.shape[-1] == 4
+        else:
+            assert (value == saved[weight.path]).all(), (
+                weight.path
+            )  # frozen: as the source run left it
 
 
 def test_curves_of_one_epoch_are_drawn():
     from vit_small_ds.run_files import plot_history
-    figure = plot_history({"loss": [1.0], "val_loss": [0.9], "accuracy": [0.5], "val_accuracy": [0.6]})
+
+    figure = plot_history(
+        {"loss": [1.0], "val_loss": [0.9], "accuracy": [0.5], "val_accuracy": [0.6]}
+    )
     lines = [line for ax in figure.axes for line in ax.lines]
-    assert len(lines) == 4 and all(line.get_marker() == "o" and len(line.get_xdata()) == 1 for line in lines)
+    assert len(lines) == 4 and all(
+        line.get_marker() == "o" and len(line.get_xdata()) == 1 for line in lines
+    )

@@ -3,6 +3,7 @@ saved on one backend loads on the other, in a fresh process that imports only `k
 predicts the same, whole or as weights only; an SL-ViT written by `save_pretrained` loads with `load_pretrained`
 and has the same attention maps. A new model is tested by registering it: the toy model below is one entry,
 as is the toy recipe."""
+
 import dataclasses
 from pathlib import Path
 
@@ -19,13 +20,20 @@ SCRIPT = Path(__file__).with_name("contract.py")
 
 
 @pytest.mark.parametrize("saved_on, loaded_on", [("tensorflow", "jax"), ("jax", "tensorflow")])
-def test_every_model_keeps_the_contract_and_loads_on_the_other_backend(tmp_path, saved_on, loaded_on):
+def test_every_model_keeps_the_contract_and_loads_on_the_other_backend(
+    tmp_path, saved_on, loaded_on
+):
     saved = json_report([str(SCRIPT), "save", str(tmp_path)], saved_on)
     assert sorted(saved["contracts"]) == sorted(vit_small_ds.list_models())
     report = json_report([str(SCRIPT), "load", str(tmp_path)], loaded_on)
-    assert len(saved["saved"]) == 13  # five models, and the four of the ViT family with each of three attention kinds
-    assert sorted(report["differences"]) == sorted(saved["saved"] + [f"{key} (weights only)" for key in saved["saved"]] +
-                                                   [f"{PRETRAINED} (save_pretrained)", f"{PRETRAINED} (attention maps)"])
+    assert (
+        len(saved["saved"]) == 13
+    )  # five models, and the four of the ViT family with each of three attention kinds
+    assert sorted(report["differences"]) == sorted(
+        saved["saved"]
+        + [f"{key} (weights only)" for key in saved["saved"]]
+        + [f"{PRETRAINED} (save_pretrained)", f"{PRETRAINED} (attention maps)"]
+    )
     assert max(report["differences"].values()) < 1e-5, report["differences"]
     assert report["layers"] >= 12 and report["unregistered"] == [], report
 
@@ -33,6 +41,7 @@ def test_every_model_keeps_the_contract_and_loads_on_the_other_backend(tmp_path,
 @dataclasses.dataclass(frozen=True)
 class ToyConfig:
     "The settings a model family's config has: its input, its classes, the size its recipes resize to."
+
     input_shape: tuple = (28, 28, 1)
     num_classes: int = 10
     image_size: int = 28
@@ -42,26 +51,55 @@ class ToyConfig:
 def toy_classifier(config, augmentation=None, name="toy"):
     inputs = keras.Input(config.input_shape)
     x = (augmentation or keras.layers.Rescaling(1 / 255))(inputs)
-    x = keras.layers.Dense(config.width, activation="relu", name="hidden")(keras.layers.Flatten()(x))
-    logits = keras.layers.Dense(config.num_classes, name="logits", dtype="float32")  # float32 under mixed precision
+    x = keras.layers.Dense(config.width, activation="relu", name="hidden")(
+        keras.layers.Flatten()(x)
+    )
+    logits = keras.layers.Dense(
+        config.num_classes, name="logits", dtype="float32"
+    )  # float32 under mixed precision
     return keras.Model(inputs, logits(x), name=name)
 
 
 def test_a_model_and_a_recipe_registered_in_one_place_are_everywhere(monkeypatch):
-    toy = ModelRecipe(presets={"small": ToyConfig()}, build=toy_classifier, augmentation=lambda config, images: None,
-                      forward_flops=lambda c: 2 * c.width * (28 * 28 + c.num_classes),
-                      preset_training={"small": {"augment": "flip", "batch_size": 32}})
-    monkeypatch.setitem(MODELS, "toy", toy)  # the one entry a new model family adds to models.MODELS
+    toy = ModelRecipe(
+        presets={"small": ToyConfig()},
+        build=toy_classifier,
+        augmentation=lambda config, images: None,
+        forward_flops=lambda c: 2 * c.width * (28 * 28 + c.num_classes),
+        preset_training={"small": {"augment": "flip", "batch_size": 32}},
+    )
+    monkeypatch.setitem(
+        MODELS, "toy", toy
+    )  # the one entry a new model family adds to models.MODELS
     assert "toy" in vit_small_ds.list_models() and vit_small_ds.list_presets("toy") == ["small"]
     assert "toy" in train_parser().format_help()
     assert run_settings("toy") == {"augment": "flip", "batch_size": 32}
     assert contract("toy")["copied"] == 2  # hidden/kernel and hidden/bias; logits starts afresh
     model = vit_small_ds.create_model("toy", input_shape=(32, 32, 3), num_classes=4)
     assert model.output_shape == (None, 4)
-    flip = AugmentRecipe(lambda model, config, images: keras.Sequential([keras.layers.RandomFlip("horizontal")], name="flip_only"),
-                         training={"label_smoothing": 0.2})
-    monkeypatch.setitem(RECIPES, "flip_only", flip)  # the one entry a new recipe adds to models.RECIPES
+    flip = AugmentRecipe(
+        lambda model, config, images: keras.Sequential(
+            [keras.layers.RandomFlip("horizontal")], name="flip_only"
+        ),
+        training={"label_smoothing": 0.2},
+    )
+    monkeypatch.setitem(
+        RECIPES, "flip_only", flip
+    )  # the one entry a new recipe adds to models.RECIPES
     assert "flip_only" in vit_small_ds.list_recipes()
-    assert "flip_only also sets --label-smoothing 0.2" in " ".join(train_parser().format_help().split())
-    assert run_settings("toy", augment="flip_only") == {"augment": "flip_only", "batch_size": 32, "label_smoothing": 0.2}
-    assert vit_small_ds.create_model("toy", input_shape=(28, 28, 1), num_classes=3, augment="flip_only").layers[1].name == "flip_only"
+    assert "flip_only also sets --label-smoothing 0.2" in " ".join(
+        train_parser().format_help().split()
+    )
+    assert run_settings("toy", augment="flip_only") == {
+        "augment": "flip_only",
+        "batch_size": 32,
+        "label_smoothing": 0.2,
+    }
+    assert (
+        vit_small_ds.create_model(
+            "toy", input_shape=(28, 28, 1), num_classes=3, augment="flip_only"
+        )
+        .layers[1]
+        .name
+        == "flip_only"
+    )

@@ -1,4 +1,5 @@
 "The same seed gives the same first-epoch loss twice on CPU, on TensorFlow and on JAX."
+
 import os
 import subprocess
 import sys
@@ -22,7 +23,9 @@ print(repr(history["loss"][0]))
 
 def first_epoch_loss(backend):
     env = {**os.environ, "KERAS_BACKEND": backend, "TF_CPP_MIN_LOG_LEVEL": "3"}
-    result = subprocess.run([sys.executable, "-c", SNIPPET], env=env, capture_output=True, text=True, timeout=300)
+    result = subprocess.run(
+        [sys.executable, "-c", SNIPPET], env=env, capture_output=True, text=True, timeout=300
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     return float(result.stdout.strip().splitlines()[-1])
 

@@ -1,4 +1,5 @@
 "Data-parallel training on two virtual CPU devices gives the weights single-device training gives."
+
 import json
 import os
 import subprocess
@@ -51,9 +52,15 @@ print(json.dumps({"devices": [one["devices"], two["devices"]],
 
 
 def train_both_ways(backend, mode):
-    env = {**os.environ, "KERAS_BACKEND": backend, "TF_CPP_MIN_LOG_LEVEL": "3",
-           "XLA_FLAGS": "--xla_force_host_platform_device_count=2"}
-    result = subprocess.run([sys.executable, "-c", SCRIPT, mode], env=env, capture_output=True, text=True, timeout=900)
+    env = {
+        **os.environ,
+        "KERAS_BACKEND": backend,
+        "TF_CPP_MIN_LOG_LEVEL": "3",
+        "XLA_FLAGS": "--xla_force_host_platform_device_count=2",
+    }
+    result = subprocess.run(
+        [sys.executable, "-c", SCRIPT, mode], env=env, capture_output=True, text=True, timeout=900
+    )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     return json.loads(result.stdout.strip().splitlines()[-1])
 
@@ -63,7 +70,9 @@ def test_jax_data_parallel_matches_one_device():
     result = train_both_ways("jax", "random_layers")
     assert result["devices"] == [1, 2]
     assert result["max_weight_difference"] < 1e-4, result
-    assert result["test_accuracy"][0] == pytest.approx(result["test_accuracy"][1], abs=1 / 64), result
+    assert result["test_accuracy"][0] == pytest.approx(result["test_accuracy"][1], abs=1 / 64), (
+        result
+    )
 
 
 def test_tensorflow_mirrored_strategy_matches_one_device():
@@ -72,4 +81,6 @@ def test_tensorflow_mirrored_strategy_matches_one_device():
     result = train_both_ways("tensorflow", "deterministic")
     assert result["devices"] == [1, 2]
     assert result["max_weight_difference"] < 1e-4, result
-    assert result["test_accuracy"][0] == pytest.approx(result["test_accuracy"][1], abs=1 / 64), result
+    assert result["test_accuracy"][0] == pytest.approx(result["test_accuracy"][1], abs=1 / 64), (
+        result
+    )

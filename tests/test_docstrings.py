@@ -1,4 +1,5 @@
 """The `>>>` examples in the package's docstrings run and print what they say (NumPy is `np` in them)."""
+
 import doctest
 import importlib
 import pkgutil
@@ -12,7 +13,10 @@ def test_every_docstring_example_runs():
     attempted, failed = 0, []
     for info in pkgutil.iter_modules(vit_small_ds.__path__):
         module = importlib.import_module(f"vit_small_ds.{info.name}")
-        result = doctest.testmod(module, extraglobs={"np": np}, optionflags=doctest.NORMALIZE_WHITESPACE)
+        result = doctest.testmod(
+            module, extraglobs={"np": np}, optionflags=doctest.NORMALIZE_WHITESPACE
+        )
         attempted += result.attempted
-        if result.failed: failed.append(info.name)
+        if result.failed:
+            failed.append(info.name)
     assert failed == [] and attempted >= 10, (failed, attempted)  # the failures are printed above

@@ -2,6 +2,7 @@
 tf-keras (Keras 2) in a subprocess and saved as `save_pretrained_keras` saved the published model, load
 as this library's Keras 3 models and predict what Keras 2 predicted, on TensorFlow and on JAX. A
 SavedModel of another architecture, and a folder that is no model, get errors that say what was found."""
+
 from pathlib import Path
 
 import pytest
@@ -31,7 +32,9 @@ def saved(tmp_path_factory):
     "kind -> folder of a Keras 2 SavedModel made by the documents' code (sizes of documents_keras2_model.py)."
     folders = {kind: tmp_path_factory.mktemp(kind) / "model" for kind in (*KINDS, "cnn")}
     words = [word for kind, folder in folders.items() for word in (kind, str(folder))]
-    run_python([str(BUILDER), *words], "tensorflow", env={"TF_USE_LEGACY_KERAS": "1"})  # needs tf-keras (dev extra)
+    run_python(
+        [str(BUILDER), *words], "tensorflow", env={"TF_USE_LEGACY_KERAS": "1"}
+    )  # needs tf-keras (dev extra)
     return folders
 
 
@@ -42,7 +45,11 @@ def test_the_documents_keras2_models_predict_the_same_in_keras3(saved, backend):
         loaded = report[str(saved[kind])]
         assert loaded["largest"] > 1  # logits far from zero: a weight in the wrong place would show
         assert loaded["difference"] <= 1e-4, (kind, loaded)
-        assert (loaded["model"], loaded["spt"], loaded["lsa"]) == (model, kind == "sl", kind == "sl")
+        assert (loaded["model"], loaded["spt"], loaded["lsa"]) == (
+            model,
+            kind == "sl",
+            kind == "sl",
+        )
         assert (loaded["patch_size"], loaded["image_size"]) == (6, 24)
 
 
@@ -50,7 +57,11 @@ def test_the_documents_keras2_models_predict_the_same_in_keras3(saved, backend):
 def test_the_documents_models_at_their_published_size_predict_the_same(tmp_path):
     folders = {kind: tmp_path / kind for kind in KINDS}
     words = [word for kind, folder in folders.items() for word in (kind, str(folder))]
-    run_python([str(BUILDER), *words], "tensorflow", env={"TF_USE_LEGACY_KERAS": "1", "DOCUMENTS_SIZE": "published"})
+    run_python(
+        [str(BUILDER), *words],
+        "tensorflow",
+        env={"TF_USE_LEGACY_KERAS": "1", "DOCUMENTS_SIZE": "published"},
+    )
     for backend in ("tensorflow", "jax"):
         report = json_report(["-c", LOAD, *(str(folder) for folder in folders.values())], backend)
         for kind, folder in folders.items():
@@ -61,14 +72,19 @@ def test_the_documents_models_at_their_published_size_predict_the_same(tmp_path)
 
 def test_a_savedmodel_of_another_architecture_is_refused(saved):
     import vit_small_ds
+
     with pytest.raises(ValueError, match=r"not of the documents' ViT or SL-ViT.*conv2d"):
         vit_small_ds.load_pretrained(saved["cnn"])
 
 
 def test_a_folder_that_is_no_model_is_refused(tmp_path):
     import vit_small_ds
+
     (tmp_path / "notes.txt").write_text("not a model")
-    with pytest.raises(ValueError, match=r"neither .*save_pretrained.* nor a TensorFlow SavedModel.*found: \['notes.txt'\]"):
+    with pytest.raises(
+        ValueError,
+        match=r"neither .*save_pretrained.* nor a TensorFlow SavedModel.*found: \['notes.txt'\]",
+    ):
         vit_small_ds.load_pretrained(tmp_path)
     with pytest.raises(FileNotFoundError, match="no such file or folder"):
         vit_small_ds.load_pretrained(tmp_path / "missing")

@@ -1,4 +1,5 @@
 "Bad input fails early with an error that names the argument, the value and what would work."
+
 import numpy as np
 import pytest
 from PIL import Image
@@ -31,16 +32,22 @@ def test_patch_size_must_divide_image_size():
         ViTConfig(patch_size=5)
 
 
-@pytest.mark.parametrize("make, message", [
-    (lambda: ViTConfig(num_heads=0), "num_heads=0"),
-    (lambda: TrainConfig(epochs=0), "epochs=0"),
-    (lambda: TrainConfig(batch_size=0), "batch_size=0"),
-    (lambda: load_dataset("sample", validation_split=0.0), "validation_split=0.0"),
-    (lambda: load_dataset("sample", validation_split=1.5), "validation_split=1.5"),
-    (lambda: warmup_cosine(1e-3, total_steps=10, warmup_steps=11), "warmup_steps=11, total_steps=10"),
-    (lambda: ShiftViTConfig(num_div=3), "num_div=3"),
-    (lambda: shift_channels(np.zeros((1, 4, 4, 12), "float32"), num_div=2), "num_div=2"),
-])
+@pytest.mark.parametrize(
+    "make, message",
+    [
+        (lambda: ViTConfig(num_heads=0), "num_heads=0"),
+        (lambda: TrainConfig(epochs=0), "epochs=0"),
+        (lambda: TrainConfig(batch_size=0), "batch_size=0"),
+        (lambda: load_dataset("sample", validation_split=0.0), "validation_split=0.0"),
+        (lambda: load_dataset("sample", validation_split=1.5), "validation_split=1.5"),
+        (
+            lambda: warmup_cosine(1e-3, total_steps=10, warmup_steps=11),
+            "warmup_steps=11, total_steps=10",
+        ),
+        (lambda: ShiftViTConfig(num_div=3), "num_div=3"),
+        (lambda: shift_channels(np.zeros((1, 4, 4, 12), "float32"), num_div=2), "num_div=2"),
+    ],
+)
 def test_invalid_settings(make, message):
     with pytest.raises(ValueError, match=message) as error:
         make()
@@ -59,7 +66,9 @@ def test_image_folder_problems(tmp_path):
         Image.new("L", (8, 8), 255).save(tmp_path / "other" / f"{i}.png")
         Image.new("L", (8, 8), 0).save(tmp_path / "only" / f"{i}.png")
     (tmp_path / "other" / "readme.txt").write_text("not an image")
-    with pytest.warns(UserWarning, match="readme.txt"):  # documented: skipped with a warning naming it
+    with pytest.warns(
+        UserWarning, match="readme.txt"
+    ):  # documented: skipped with a warning naming it
         data = load_dataset(str(tmp_path), validation_split=0.2)
     assert len(data.x_train) + len(data.x_val) + len(data.x_test) == 21
 
@@ -75,7 +84,17 @@ def test_predict_checks_rank_and_channels():
 
 def test_labels_outside_the_classes():
     d = load_dataset("sample")
-    bad = ImageDataset(d.x_train[:8], np.array([0, 1, 2, 3, 4, 5, 6, -1]), d.x_val, d.y_val, d.x_test, d.y_test, d.class_names)
-    config = ViTConfig(input_shape=(28, 28, 1), image_size=28, patch_size=4, num_classes=10, spt=False, lsa=False)
+    bad = ImageDataset(
+        d.x_train[:8],
+        np.array([0, 1, 2, 3, 4, 5, 6, -1]),
+        d.x_val,
+        d.y_val,
+        d.x_test,
+        d.y_test,
+        d.class_names,
+    )
+    config = ViTConfig(
+        input_shape=(28, 28, 1), image_size=28, patch_size=4, num_classes=10, spt=False, lsa=False
+    )
     with pytest.raises(ValueError, match=r"`y_train` must be in \[0, 10\)"):
         run_experiment(create_vit_classifier(config), bad, TrainConfig(epochs=1, verbose=0))

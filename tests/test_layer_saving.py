@@ -1,6 +1,7 @@
 """Every layer the library registers comes back from its config and from a `.keras` file with the
 same outputs. The cases are listed once here; a registered layer that no case holds fails the
 first test, so a new layer is tested by adding one line."""
+
 import tempfile
 
 import keras
@@ -23,26 +24,60 @@ feature_map = rng.normal(size=(2, 8, 8, 16)).astype("float32")
 
 def cases():
     "(layer, inputs) pairs, built afresh for each test."
-    attentions = [make_attention(kind, 2, 8, dropout=0.1, lsa=lsa) for kind in ATTENTION_KINDS for lsa in (False, True)]
-    blocks = [TransformerBlock(2, 8, (32, 16), 0.1, kind, lsa=True, drop_path=0.1) for kind in ATTENTION_KINDS]
-    return ([(layer, (tokens, tokens)) for layer in attentions]
-            + [(layer, (tokens,)) for layer in (*blocks, ClassToken(), Dropout(0.2, seed=3), DropPath(0.1, seed=3))]
-            + [(layer, (images,)) for layer in (Patches(4), ShiftedPatchTokenization(8, 4, 16),
-                                                ShiftedPatchTokenization(8, 4, 16, shifted=False))]
-            + [(PatchEncoder(9, 16), (tokens,))]
-            + [(layer, (feature_map,)) for layer in (ShiftViTBlock(num_div=4), PatchMerging(),
-                                                     StackedShiftBlocks([0.0, 0.1], merge=True))]
-            + [(layer, (images,)) for layer in (RandomRotation(0.1), RandomZoom(0.2), RandomTranslation(0.1, 0.1),
-                                                RandAugment(value_range=(0, 255)))])
+    attentions = [
+        make_attention(kind, 2, 8, dropout=0.1, lsa=lsa)
+        for kind in ATTENTION_KINDS
+        for lsa in (False, True)
+    ]
+    blocks = [
+        TransformerBlock(2, 8, (32, 16), 0.1, kind, lsa=True, drop_path=0.1)
+        for kind in ATTENTION_KINDS
+    ]
+    return (
+        [(layer, (tokens, tokens)) for layer in attentions]
+        + [
+            (layer, (tokens,))
+            for layer in (*blocks, ClassToken(), Dropout(0.2, seed=3), DropPath(0.1, seed=3))
+        ]
+        + [
+            (layer, (images,))
+            for layer in (
+                Patches(4),
+                ShiftedPatchTokenization(8, 4, 16),
+                ShiftedPatchTokenization(8, 4, 16, shifted=False),
+            )
+        ]
+        + [(PatchEncoder(9, 16), (tokens,))]
+        + [
+            (layer, (feature_map,))
+            for layer in (
+                ShiftViTBlock(num_div=4),
+                PatchMerging(),
+                StackedShiftBlocks([0.0, 0.1], merge=True),
+            )
+        ]
+        + [
+            (layer, (images,))
+            for layer in (
+                RandomRotation(0.1),
+                RandomZoom(0.2),
+                RandomTranslation(0.1, 0.1),
+                RandAugment(value_range=(0, 255)),
+            )
+        ]
+    )
 
 
-def case_id(case): return f"{case[0].__class__.__name__}-{case[0].name}"
+def case_id(case):
+    return f"{case[0].__class__.__name__}-{case[0].name}"
 
 
-def assert_saves_and_loads(layer, *inputs, eps:float=1e-6):
+def assert_saves_and_loads(layer, *inputs, eps: float = 1e-6):
     "`layer` survives `from_config(get_config())` and a `.keras` round trip in a model, with outputs equal within `eps`."
     clone = layer.__class__.from_config(layer.get_config())
-    assert clone.get_config() == layer.get_config(), f"{layer.__class__.__name__}: from_config(get_config()) differs"
+    assert clone.get_config() == layer.get_config(), (
+        f"{layer.__class__.__name__}: from_config(get_config()) differs"
+    )
     symbolic = [keras.Input(np.shape(x)[1:]) for x in inputs]
     model = keras.Model(symbolic, layer(*symbolic))
     batch = list(inputs)  # the structure the model was built with, also after loading
@@ -52,17 +87,26 @@ def assert_saves_and_loads(layer, *inputs, eps:float=1e-6):
         loaded = keras.saving.load_model(f"{folder}/layer.keras")
     got = keras.ops.convert_to_numpy(loaded(batch, training=False))
     difference = np.abs(got - expected).max()
-    assert difference <= eps, f"{layer.__class__.__name__}: the loaded layer differs by {difference}"
+    assert difference <= eps, (
+        f"{layer.__class__.__name__}: the loaded layer differs by {difference}"
+    )
 
 
 def test_every_registered_layer_has_a_case():
-    registered = {obj for name, obj in keras.saving.get_custom_objects().items()
-                  if name.startswith("vit_small_ds>") and isinstance(obj, type) and issubclass(obj, keras.layers.Layer)}
+    registered = {
+        obj
+        for name, obj in keras.saving.get_custom_objects().items()
+        if name.startswith("vit_small_ds>")
+        and isinstance(obj, type)
+        and issubclass(obj, keras.layers.Layer)
+    }
     held = set()
     for layer, inputs in cases():
         layer(*inputs)  # builds the sublayers a layer makes in `build`
         held |= {type(sublayer) for sublayer in layer._flatten_layers()}
-    assert not registered - held, f"registered layers without a case: {sorted(c.__name__ for c in registered - held)}"
+    assert not registered - held, (
+        f"registered layers without a case: {sorted(c.__name__ for c in registered - held)}"
+    )
 
 
 @pytest.mark.parametrize("index", range(len(cases())))
@@ -73,12 +117,18 @@ def test_layer_saves_and_loads(index):
 
 def test_a_config_that_forgets_an_argument_fails():
     @keras.saving.register_keras_serializable(package="test_layer_saving")
-    class Scale(keras.layers.Layer):  # leaves `factor` out of its config: the loaded copy multiplies by 1
+    class Scale(
+        keras.layers.Layer
+    ):  # leaves `factor` out of its config: the loaded copy multiplies by 1
         def __init__(self, factor=1.0, **kwargs):
             super().__init__(**kwargs)
             self.factor = factor
-        def call(self, x): return x * self.factor
-        def get_config(self): return {k: v for k, v in super().get_config().items() if k != "factor"}
+
+        def call(self, x):
+            return x * self.factor
+
+        def get_config(self):
+            return {k: v for k, v in super().get_config().items() if k != "factor"}
 
     with pytest.raises(AssertionError, match="differs by 2.0"):
         assert_saves_and_loads(Scale(3.0), np.ones((2, 4), "float32"))

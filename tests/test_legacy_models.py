@@ -4,6 +4,7 @@ The fixtures in tests/fixtures/v0.1.0 are five small models (SL-ViT, vanilla ViT
 attention, ShiftViT), trained for one epoch and saved with their optimizer by commit 5ef1e09, with
 their logits on eight random-pixel images; make_fixture.py.txt is the script that made them.
 """
+
 import json
 import os
 import subprocess
@@ -32,14 +33,34 @@ print(json.dumps(report))
 """
 
 
-@pytest.mark.parametrize("backend, tolerance", [("tensorflow", 1e-6), ("jax", 1e-5)])  # saved under TensorFlow
+@pytest.mark.parametrize(
+    "backend, tolerance", [("tensorflow", 1e-6), ("jax", 1e-5)]
+)  # saved under TensorFlow
 def test_models_saved_by_0_1_load_and_predict_the_same(backend, tolerance):
     env = {**os.environ, "KERAS_BACKEND": backend, "TF_CPP_MIN_LOG_LEVEL": "3"}
-    result = subprocess.run([sys.executable, "-c", SCRIPT, str(FIXTURES)], env=env, capture_output=True, text=True, timeout=600)
+    result = subprocess.run(
+        [sys.executable, "-c", SCRIPT, str(FIXTURES)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     report = json.loads(result.stdout.strip().splitlines()[-1])
-    assert sorted(report) == ["shiftvit-none", "sl_vit-cosine", "sl_vit-standard", "spt_vit-linear", "vit-standard"]
+    assert sorted(report) == [
+        "shiftvit-none",
+        "sl_vit-cosine",
+        "sl_vit-standard",
+        "spt_vit-linear",
+        "vit-standard",
+    ]
     for name, loaded in report.items():
         assert loaded["difference"] < tolerance, (name, loaded)
-        assert loaded["schedule"] == "CosineDecay", (name, loaded)  # the old WarmUpCosine, read as Keras' equal
-        assert loaded["iterations"] == 2, (name, loaded)  # the optimizer state came back: 64 images, batch 32
+        assert loaded["schedule"] == "CosineDecay", (
+            name,
+            loaded,
+        )  # the old WarmUpCosine, read as Keras' equal
+        assert loaded["iterations"] == 2, (
+            name,
+            loaded,
+        )  # the optimizer state came back: 64 images, batch 32

@@ -1,11 +1,14 @@
 "Mixed precision end to end: every custom layer under mixed_bfloat16, and a bf16-trained model read back in float32."
+
 from pathlib import Path
 
 import pytest
 from processes import json_report
 
 SCRIPT = Path(__file__).with_name("mixed_precision.py")
-BFLOAT16_TOLERANCE = 0.02  # bfloat16 rounds to 8 significant bits (0.4%); a layer's output is a few roundings away
+BFLOAT16_TOLERANCE = (
+    0.02  # bfloat16 rounds to 8 significant bits (0.4%); a layer's output is a few roundings away
+)
 # A whole network's roundings add up, and near a decision boundary they move a probability by a few percent
 # (measured: 0.008 on TensorFlow, 0.026 on JAX); the predicted classes must still agree.
 NETWORK_PROBABILITY_TOLERANCE = 0.05
@@ -21,18 +24,26 @@ def run(backend, *args):
 @pytest.mark.parametrize("backend", ["tensorflow", "jax"])
 def test_every_layer_computes_in_bfloat16_with_float32_weights(backend):
     result = run(backend, "layers")
-    assert result["untested"] == [], result["untested"]  # a new layer gets an entry in mixed_precision.LAYERS
+    assert result["untested"] == [], result[
+        "untested"
+    ]  # a new layer gets an entry in mixed_precision.LAYERS
     for name, layer in result["layers"].items():
         assert layer["output_dtype"] == "bfloat16", (name, layer)
-        assert layer["policies"] == ["mixed_bfloat16"], (name, layer)  # every sublayer follows its parent's policy
+        assert layer["policies"] == ["mixed_bfloat16"], (
+            name,
+            layer,
+        )  # every sublayer follows its parent's policy
         assert layer["variable_dtypes"] in ([], ["float32"]), (name, layer)
-        if name not in DRAWS_IN_COMPUTE_DTYPE: assert layer["relative_error"] < BFLOAT16_TOLERANCE, (name, layer)
+        if name not in DRAWS_IN_COMPUTE_DTYPE:
+            assert layer["relative_error"] < BFLOAT16_TOLERANCE, (name, layer)
 
 
 @pytest.mark.parametrize("backend", ["tensorflow", "jax"])
 def test_a_bfloat16_trained_model_predicts_the_same_in_float32(backend, tmp_path):
     report = run(backend, "saved", str(tmp_path))
     assert report["twin_policy"] == "float32"
-    assert report["predicted_classes"] >= 3, report  # not one class for every image, which any two models would agree on
+    assert report["predicted_classes"] >= 3, (
+        report
+    )  # not one class for every image, which any two models would agree on
     assert report["max_probability_difference"] < NETWORK_PROBABILITY_TOLERANCE, report
     assert report["same_class"] >= 0.97, report

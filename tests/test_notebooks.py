@@ -1,5 +1,6 @@
 """The notebooks run in Colab with only the package installed, and every link to the project comes
 from settings.ini's `git_url`."""
+
 import json
 import re
 from configparser import ConfigParser
@@ -19,13 +20,21 @@ def settings():
 
 def colab_cell():
     "The first cell of every notebook: in Colab, install the package from the project's repository."
-    return ('import sys\n'
-            'if "google.colab" in sys.modules:  # Colab has Keras, TensorFlow, JAX and matplotlib; it needs only this library\n'
-            f'    %pip install -q git+{settings()["git_url"]}')
+    return (
+        "import sys\n"
+        "\n"
+        "# Colab has Keras, TensorFlow, JAX and matplotlib; it needs only this library\n"
+        'if "google.colab" in sys.modules:\n'
+        f"    %pip install -q git+{settings()['git_url']}"
+    )
 
 
 def code_cells(path):
-    return ["".join(c["source"]) for c in json.loads(path.read_text())["cells"] if c["cell_type"] == "code"]
+    return [
+        "".join(c["source"])
+        for c in json.loads(path.read_text())["cells"]
+        if c["cell_type"] == "code"
+    ]
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
@@ -35,13 +44,22 @@ def test_notebook_starts_by_installing_the_package_in_colab_only(path):
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_notebook_runs_without_nbdev(path):
-    assert not [cell for cell in code_cells(path) if re.search(r"^\s*(import|from)\s+nbdev\b", cell, re.M)]
+    assert not [
+        cell for cell in code_cells(path) if re.search(r"^\s*(import|from)\s+nbdev\b", cell, re.M)
+    ]
 
 
 def test_every_link_to_the_project_uses_the_url_in_settings():
     git_url = settings()["git_url"]  # https://github.com/<user>/<repo>
     owner_and_repo = git_url.removeprefix("https://github.com/")
-    texts = [(ROOT / "README.md").read_text()] + [path.read_text() for path in [*NOTEBOOKS, ROOT / "nbs/index.ipynb"]]
-    links = [link for text in texts for link in re.findall(r"github\.com/[\w.-]+/vit_small_ds", text)]
+    texts = [(ROOT / "README.md").read_text()] + [
+        path.read_text() for path in [*NOTEBOOKS, ROOT / "nbs/index.ipynb"]
+    ]
+    links = [
+        link for text in texts for link in re.findall(r"github\.com/[\w.-]+/vit_small_ds", text)
+    ]
     assert links and all(link == f"github.com/{owner_and_repo}" for link in links), set(links)
-    assert f"colab.research.google.com/github/{owner_and_repo}/blob/{settings()['branch']}/nbs/" in texts[0]
+    assert (
+        f"colab.research.google.com/github/{owner_and_repo}/blob/{settings()['branch']}/nbs/"
+        in texts[0]
+    )

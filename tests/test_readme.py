@@ -1,4 +1,5 @@
 "README.md is written from nbs/index.ipynb by hand (nbdev_readme needs Quarto): these tests catch drift."
+
 import json
 import re
 from pathlib import Path

@@ -1,4 +1,5 @@
 "A training run killed with SIGKILL after its second epoch resumes when the same command runs again, on TensorFlow and JAX."
+
 import csv
 import json
 import os
@@ -12,15 +13,32 @@ EPOCHS = 8  # of three steps each: the first run is killed long before its last
 
 
 def epochs_logged(history):
-    if not history.exists(): return []
-    with open(history) as f: return [int(row["epoch"]) for row in csv.DictReader(f)]
+    if not history.exists():
+        return []
+    with open(history) as f:
+        return [int(row["epoch"]) for row in csv.DictReader(f)]
 
 
 @pytest.mark.parametrize("backend", ["tensorflow", "jax"])
 def test_killed_run_resumes_without_repeating_epochs(tmp_path, colour_folder, backend):
     out = tmp_path / "run"
-    command = ["vit_small_ds_train", "--model", "vit", "--dataset", str(colour_folder), "--image-size", "24",
-               "--epochs", str(EPOCHS), "--batch-size", "16", "--verbose", "2", "--output", str(out)]
+    command = [
+        "vit_small_ds_train",
+        "--model",
+        "vit",
+        "--dataset",
+        str(colour_folder),
+        "--image-size",
+        "24",
+        "--epochs",
+        str(EPOCHS),
+        "--batch-size",
+        "16",
+        "--verbose",
+        "2",
+        "--output",
+        str(out),
+    ]
     env = {**os.environ, "KERAS_BACKEND": backend, "TF_CPP_MIN_LOG_LEVEL": "3"}
     first = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 300
@@ -36,8 +54,12 @@ def test_killed_run_resumes_without_repeating_epochs(tmp_path, colour_folder, ba
 
     second = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
     assert second.returncode == 0, second.stderr[-3000:]
-    assert epochs_logged(out / "history.csv") == list(range(1, EPOCHS + 1))  # no finished epoch ran twice; counted from 1
-    assert "Epoch 1/" not in second.stdout and f"Epoch {EPOCHS}/{EPOCHS}" in second.stdout  # it started after the backup
+    assert epochs_logged(out / "history.csv") == list(
+        range(1, EPOCHS + 1)
+    )  # no finished epoch ran twice; counted from 1
+    assert (
+        "Epoch 1/" not in second.stdout and f"Epoch {EPOCHS}/{EPOCHS}" in second.stdout
+    )  # it started after the backup
     metrics = json.loads((out / "metrics.json").read_text())
     assert metrics["epochs_run"] == EPOCHS
     assert (out / "model.keras").is_file()
@@ -45,4 +67,6 @@ def test_killed_run_resumes_without_repeating_epochs(tmp_path, colour_folder, ba
     history = {int(row["epoch"]): row for row in csv.DictReader(open(out / "history.csv"))}
     assert metrics["best_epoch"] == max(history, key=lambda e: float(history[e]["val_accuracy"]))
     rates = [float(history[epoch]["learning_rate"]) for epoch in sorted(history)]
-    assert rates[0] > 1e-4 and rates[-1] < 1e-9  # the optimizer's step count carried on: the cosine ends at 0 after the last epoch
+    assert (
+        rates[0] > 1e-4 and rates[-1] < 1e-9
+    )  # the optimizer's step count carried on: the cosine ends at 0 after the last epoch

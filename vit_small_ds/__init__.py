@@ -2,9 +2,10 @@
 
 `import vit_small_ds` is all a user needs: it registers every custom layer with Keras (so
 `keras.saving.load_model` finds them) and exposes the main API here. The modules hold the rest.
-This file is the one that nbdev leaves to us. The version comes from the installed package's metadata
-(settings.ini's `version`, through setup.py).
+This file is the one that nbdev leaves to us. The version comes from the installed package's
+metadata (settings.ini's `version`, through setup.py).
 """
+
 import importlib.metadata as _importlib_metadata
 import importlib.util as _importlib_util
 
@@ -13,26 +14,72 @@ __version__ = _importlib_metadata.version("vit_small_ds")
 # The input pipelines are tf.data whatever the Keras backend, so TensorFlow is needed. It is not a
 # hard requirement, so that pip never puts a second TensorFlow next to the build a user already has.
 if _importlib_util.find_spec("tensorflow") is None:
-    raise ImportError("vit_small_ds needs TensorFlow (its input pipelines are tf.data, on every Keras backend), "
-                      "and none is installed: pip install 'vit_small_ds[tensorflow]', or the TensorFlow build "
-                      "of your choice (tensorflow-cpu, tensorflow[and-cuda]).")
+    raise ImportError(
+        "vit_small_ds needs TensorFlow (its input pipelines are tf.data, on every Keras backend), "
+        "and none is installed: pip install 'vit_small_ds[tensorflow]', or the TensorFlow build "
+        "of your choice (tensorflow-cpu, tensorflow[and-cuda])."
+    )
 
 # Importing the modules that define layers registers them with Keras.
-from vit_small_ds import activations, augmentation, jax_affine, lsa, regularization, schedules, shiftvit, spt, vit  # noqa: F401
+from vit_small_ds import (
+    activations,
+    augmentation,
+    jax_affine,
+    lsa,
+    regularization,
+    schedules,
+    shiftvit,
+    spt,
+    vit,
+)  # noqa: F401
 from vit_small_ds.attention_maps import attention_maps, plot_attention
 from vit_small_ds.augmentation import adapt_normalization
 from vit_small_ds.data import ImageDataset, load_dataset, make_pipeline, show_images
 from vit_small_ds.devices import using_dtype_policy
 from vit_small_ds.finetuning import backbone, features
-from vit_small_ds.models import MODELS, build_model, create_model, list_models, list_presets, list_recipes
+from vit_small_ds.models import (
+    MODELS,
+    build_model,
+    create_model,
+    list_models,
+    list_presets,
+    list_recipes,
+)
 from vit_small_ds.run import RunSpec, train
 from vit_small_ds.saving import load_pretrained, save_pretrained
 from vit_small_ds.shiftvit import SHIFTVIT_PRESETS, ShiftViTConfig, create_shiftvit_classifier
 from vit_small_ds.training import TrainConfig, compare, predict_probabilities, run_experiment
 from vit_small_ds.vit import VIT_PRESETS, ViTConfig, create_vit_classifier
 
-__all__ = ["ImageDataset", "MODELS", "RunSpec", "SHIFTVIT_PRESETS", "ShiftViTConfig", "TrainConfig", "VIT_PRESETS", "ViTConfig",
-           "adapt_normalization", "attention_maps", "backbone", "build_model", "compare", "create_model",
-           "create_shiftvit_classifier", "create_vit_classifier", "features", "list_models", "list_presets",
-           "list_recipes", "load_dataset", "load_pretrained", "make_pipeline", "plot_attention",
-           "predict_probabilities", "run_experiment", "save_pretrained", "show_images", "train", "using_dtype_policy"]
+__all__ = [
+    "ImageDataset",
+    "MODELS",
+    "RunSpec",
+    "SHIFTVIT_PRESETS",
+    "ShiftViTConfig",
+    "TrainConfig",
+    "VIT_PRESETS",
+    "ViTConfig",
+    "adapt_normalization",
+    "attention_maps",
+    "backbone",
+    "build_model",
+    "compare",
+    "create_model",
+    "create_shiftvit_classifier",
+    "create_vit_classifier",
+    "features",
+    "list_models",
+    "list_presets",
+    "list_recipes",
+    "load_dataset",
+    "load_pretrained",
+    "make_pipeline",
+    "plot_attention",
+    "predict_probabilities",
+    "run_experiment",
+    "save_pretrained",
+    "show_images",
+    "train",
+    "using_dtype_policy",
+]

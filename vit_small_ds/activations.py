@@ -14,6 +14,7 @@ from keras import ops
 # %% ../nbs/02b_activations.ipynb #e45ba149
 @keras.saving.register_keras_serializable(package="vit_small_ds")
 def gelu(x):
-    "The exact GELU, `x * Phi(x)`, as `0.5 x (1 + erf(x / sqrt 2))` in at least float32; returned in `x`'s dtype."
+    """The exact GELU, `x * Phi(x)`, as `0.5 x (1 + erf(x / sqrt 2))` in at least float32; returned
+    in `x`'s dtype."""
     x32 = ops.cast(x, keras.backend.result_type(x.dtype, "float32"))
     return ops.cast(0.5 * x32 * (1.0 + ops.erf(x32 / math.sqrt(2.0))), x.dtype)

@@ -31,6 +31,7 @@ from .checks import check_fraction, check_positive_int, invalid_argument
 @dataclass
 class ImageDataset:
     "Train, validation and test splits of an image classification dataset."
+
     x_train: np.ndarray  # (n, H, W, C) uint8
     y_train: np.ndarray  # (n,) int64
     x_val: np.ndarray
@@ -41,37 +42,46 @@ class ImageDataset:
     name: str = ""
 
     @property
-    def num_classes(self) -> int: return len(self.class_names)
+    def num_classes(self) -> int:
+        return len(self.class_names)
 
     @property
-    def input_shape(self) -> tuple: return tuple(self.x_train.shape[1:])
+    def input_shape(self) -> tuple:
+        return tuple(self.x_train.shape[1:])
 
     def __repr__(self):
-        return (f"ImageDataset({self.name!r}: {len(self.x_train)} train, {len(self.x_val)} val, "
-                f"{len(self.x_test)} test, input_shape={self.input_shape}, num_classes={self.num_classes})")
+        return (
+            f"ImageDataset({self.name!r}: {len(self.x_train)} train, {len(self.x_val)} val, "
+            f"{len(self.x_test)} test, input_shape={self.input_shape}, "
+            f"num_classes={self.num_classes})"
+        )
 
 # %% ../nbs/01_data.ipynb #1125495b
 def stratified_split(y, fraction, seed=42):
-    "Indices `(keep, held_out)` that hold out `fraction` of every class of labels `y`, drawn with `seed`."
+    """Indices `(keep, held_out)` that hold out `fraction` of every class of labels `y`, drawn with
+    `seed`."""
     check_fraction(validation_split=fraction)
     rng = np.random.default_rng(seed)
     held_out = []
     for label in np.unique(y):
         members = rng.permutation(np.flatnonzero(y == label))
-        held_out.append(members[:int(len(members) * fraction + 0.5)])  # round half up
+        held_out.append(members[: int(len(members) * fraction + 0.5)])  # round half up
     held_out = np.sort(np.concatenate(held_out))
     return np.setdiff1d(np.arange(len(y)), held_out), held_out
 
 # %% ../nbs/01_data.ipynb #5e8df9db
 def read_idx(path):
     "The array stored in the gzipped IDX file at `path` (the MNIST / Fashion-MNIST format)."
-    with gzip.open(path, "rb") as f: raw = f.read()
+    with gzip.open(path, "rb") as f:
+        raw = f.read()
     rank = raw[3]
     shape = np.frombuffer(raw, ">i4", count=rank, offset=4)
     return np.frombuffer(raw, np.uint8, offset=4 + 4 * rank).reshape(shape)
 
+
 def read_idx_split(folder, prefix):
-    "Images `(n, 28, 28)` and labels of split `prefix` ('train' or 't10k') from the IDX files in `folder`."
+    """Images `(n, 28, 28)` and labels of split `prefix` ('train' or 't10k') from the IDX files in
+    `folder`."""
     folder = Path(folder)
     images = read_idx(folder / f"{prefix}-images-idx3-ubyte.gz")
     labels = read_idx(folder / f"{prefix}-labels-idx1-ubyte.gz")
@@ -79,18 +89,30 @@ def read_idx_split(folder, prefix):
 
 # %% ../nbs/01_data.ipynb #90a1bb2b
 def _cifar_images(flat):
-    return flat.reshape(-1, 3, 32, 32).transpose(0, 2, 3, 1)  # (n, 3072) channel-first -> (n, 32, 32, 3)
+    # (n, 3072) channel-first -> (n, 32, 32, 3)
+    return flat.reshape(-1, 3, 32, 32).transpose(0, 2, 3, 1)
+
 
 def read_cifar_archive(path, variant):
-    "`((x_train, y_train), (x_test, y_test), class_names)` from the original `cifar-{variant}-python.tar.gz`."
-    members = {"10": (["data_batch_1", "data_batch_2", "data_batch_3", "data_batch_4", "data_batch_5"],
-                      "test_batch", "batches.meta", b"labels", b"label_names"),
-               "100": (["train"], "test", "meta", b"fine_labels", b"fine_label_names")}
+    """`((x_train, y_train), (x_test, y_test), class_names)` from the original
+    `cifar-{variant}-python.tar.gz`."""
+    members = {
+        "10": (
+            ["data_batch_1", "data_batch_2", "data_batch_3", "data_batch_4", "data_batch_5"],
+            "test_batch",
+            "batches.meta",
+            b"labels",
+            b"label_names",
+        ),
+        "100": (["train"], "test", "meta", b"fine_labels", b"fine_label_names"),
+    }
     train_names, test_name, meta_name, label_key, names_key = members[variant]
     with tarfile.open(path, "r:gz") as archive:
+
         def load(name):
             folder = "cifar-10-batches-py" if variant == "10" else "cifar-100-python"
             return pickle.load(archive.extractfile(f"{folder}/{name}"), encoding="bytes")
+
         train = [load(n) for n in train_names]
         test, meta = load(test_name), load(meta_name)
     x_train = _cifar_images(np.concatenate([b[b"data"] for b in train]))
@@ -99,19 +121,46 @@ def read_cifar_archive(path, variant):
     return (x_train, y_train), (x_test, y_test), [n.decode() for n in meta[names_key]]
 
 # %% ../nbs/01_data.ipynb #fb6a5796
-FASHION_MNIST_CLASSES = ["T-shirt/top", "Trouser", "Pullover", "Dress", "Coat",
-                         "Sandal", "Shirt", "Sneaker", "Bag", "Ankle boot"]
-CIFAR10_CLASSES = ["airplane", "automobile", "bird", "cat", "deer", "dog", "frog", "horse", "ship", "truck"]
-CIFAR100_CLASSES = """apple aquarium_fish baby bear beaver bed bee beetle bicycle bottle bowl boy bridge bus
-butterfly camel can castle caterpillar cattle chair chimpanzee clock cloud cockroach couch crab crocodile cup
-dinosaur dolphin elephant flatfish forest fox girl hamster house kangaroo keyboard lamp lawn_mower leopard lion
-lizard lobster man maple_tree motorcycle mountain mouse mushroom oak_tree orange orchid otter palm_tree pear
-pickup_truck pine_tree plain plate poppy porcupine possum rabbit raccoon ray road rocket rose sea seal shark shrew
-skunk skyscraper snail snake spider squirrel streetcar sunflower sweet_pepper table tank telephone television
-tiger tractor train trout tulip turtle wardrobe whale willow_tree wolf woman worm""".split()
+FASHION_MNIST_CLASSES = [
+    "T-shirt/top",
+    "Trouser",
+    "Pullover",
+    "Dress",
+    "Coat",
+    "Sandal",
+    "Shirt",
+    "Sneaker",
+    "Bag",
+    "Ankle boot",
+]
+CIFAR10_CLASSES = [
+    "airplane",
+    "automobile",
+    "bird",
+    "cat",
+    "deer",
+    "dog",
+    "frog",
+    "horse",
+    "ship",
+    "truck",
+]
+CIFAR100_CLASSES = """
+apple aquarium_fish baby bear beaver bed bee beetle bicycle bottle bowl boy bridge bus butterfly
+camel can castle caterpillar cattle chair chimpanzee clock cloud cockroach couch crab crocodile
+cup dinosaur dolphin elephant flatfish forest fox girl hamster house kangaroo keyboard lamp
+lawn_mower leopard lion lizard lobster man maple_tree motorcycle mountain mouse mushroom
+oak_tree orange orchid otter palm_tree pear pickup_truck pine_tree plain plate poppy porcupine
+possum rabbit raccoon ray road rocket rose sea seal shark shrew skunk skyscraper snail snake
+spider squirrel streetcar sunflower sweet_pepper table tank telephone television tiger tractor
+train trout tulip turtle wardrobe whale willow_tree wolf woman worm""".split()
 DEBIAN_FASHION_MNIST = Path("/usr/share/datasets/fashion-mnist")
-IDX_FILES = ["train-images-idx3-ubyte.gz", "train-labels-idx1-ubyte.gz",
-             "t10k-images-idx3-ubyte.gz", "t10k-labels-idx1-ubyte.gz"]
+IDX_FILES = [
+    "train-images-idx3-ubyte.gz",
+    "train-labels-idx1-ubyte.gz",
+    "t10k-images-idx3-ubyte.gz",
+    "t10k-labels-idx1-ubyte.gz",
+]
 
 # %% ../nbs/01_data.ipynb #03a6e28a
 @dataclass(frozen=True)
@@ -127,10 +176,13 @@ class _NamedDataset:
             return read_cifar_archive(folder / self.files[0], self.keras_loader[5:])
         return read_idx_split(folder, "train"), read_idx_split(folder, "t10k"), self.class_names
 
+
 NAMED_DATASETS = {
     "cifar10": _NamedDataset(["cifar-10-python.tar.gz"], "cifar10", CIFAR10_CLASSES, True),
     "cifar100": _NamedDataset(["cifar-100-python.tar.gz"], "cifar100", CIFAR100_CLASSES, True),
-    "fashion_mnist": _NamedDataset(IDX_FILES, "fashion_mnist", FASHION_MNIST_CLASSES, False, (DEBIAN_FASHION_MNIST,)),
+    "fashion_mnist": _NamedDataset(
+        IDX_FILES, "fashion_mnist", FASHION_MNIST_CLASSES, False, (DEBIAN_FASHION_MNIST,)
+    ),
     "mnist": _NamedDataset(IDX_FILES, "mnist", [str(d) for d in range(10)], False),
 }
 
@@ -138,51 +190,73 @@ NAMED_DATASETS = {
 class DatasetNotFoundError(FileNotFoundError):
     "A named dataset is neither in a local folder nor downloadable."
 
+
 def _candidate_dirs(name, spec, data_dir):
     roots = [Path(d).expanduser() for d in (data_dir, os.environ.get("VIT_SMALL_DS_DATA")) if d]
     dirs = [root / name for root in roots] + (roots if spec.top_level_ok else [])
     return dirs + list(spec.system_dirs)
 
+
 def _load_named(name, data_dir, download):
     spec = NAMED_DATASETS[name]
     searched = _candidate_dirs(name, spec, data_dir)
     for folder in searched:
-        if all((folder / f).is_file() for f in spec.files): return spec.read_local(folder)
+        if all((folder / f).is_file() for f in spec.files):
+            return spec.read_local(folder)
     problem = "downloading was turned off"
     if download:
         try:
-            (x_train, y_train), (x_test, y_test) = getattr(keras.datasets, spec.keras_loader).load_data()
+            (x_train, y_train), (x_test, y_test) = getattr(
+                keras.datasets, spec.keras_loader
+            ).load_data()
             return (x_train, y_train.reshape(-1)), (x_test, y_test.reshape(-1)), spec.class_names
-        except Exception as e: problem = f"the download failed ({type(e).__name__}: {e})"
-    where = ", ".join(str(d) for d in searched) or "no folder (pass data_dir or set VIT_SMALL_DS_DATA)"
+        except Exception as e:
+            problem = f"the download failed ({type(e).__name__}: {e})"
+    where = (
+        ", ".join(str(d) for d in searched) or "no folder (pass data_dir or set VIT_SMALL_DS_DATA)"
+    )
     target = f"<data_dir>/{name}/" + (" or <data_dir>/" if spec.top_level_ok else "")
     raise DatasetNotFoundError(
         f"Dataset {name!r} was not found locally and {problem}. Looked in: {where}. "
         f"To use it offline, put {', '.join(spec.files)} in {target} and pass "
-        f"`data_dir=<data_dir>` (or set VIT_SMALL_DS_DATA=<data_dir>).")
+        f"`data_dir=<data_dir>` (or set VIT_SMALL_DS_DATA=<data_dir>)."
+    )
 
 # %% ../nbs/01_data.ipynb #224b9eea
 def _read_image(path, image_size):
     with Image.open(path) as image:
         image = image.convert("L" if image.mode in ("1", "L", "I;16", "I") else "RGB")
-        if image_size is not None: image = image.resize((image_size, image_size), Image.BILINEAR)
+        if image_size is not None:
+            image = image.resize((image_size, image_size), Image.BILINEAR)
         return np.asarray(image)
 
+
 def load_image_folder(path, image_size=None, class_names=None):
-    "Images `(n, H, W, C)` uint8 (resized to `image_size` x `image_size` when given), labels and class names from `path/<class>/<image file>`."
+    """Images `(n, H, W, C)` uint8 (resized to `image_size` x `image_size` when given), labels and
+    class names from `path/<class>/<image file>`."""
     path = Path(path)
     if not path.is_dir():
-        raise invalid_argument("path", str(path), "a folder of class sub-folders, but there is no such folder",
-                               FileNotFoundError)
-    class_names = class_names or sorted(d.name for d in path.iterdir() if d.is_dir() and not d.name.startswith("."))
+        raise invalid_argument(
+            "path",
+            str(path),
+            "a folder of class sub-folders, but there is no such folder",
+            FileNotFoundError,
+        )
+    class_names = class_names or sorted(
+        d.name for d in path.iterdir() if d.is_dir() and not d.name.startswith(".")
+    )
     if len(class_names) < 2:
-        raise ValueError(f"An image folder needs one sub-folder per class and at least two classes; "
-                         f"{str(path)!r} has {len(class_names)}: {class_names}")
+        raise ValueError(
+            f"An image folder needs one sub-folder per class and at least two classes; "
+            f"{str(path)!r} has {len(class_names)}: {class_names}"
+        )
     images, labels = [], []
     for label, class_name in enumerate(class_names):
         for file in sorted((path / class_name).iterdir()):
-            if file.is_dir() or file.name.startswith("."): continue
-            try: images.append(_read_image(file, image_size))
+            if file.is_dir() or file.name.startswith("."):
+                continue
+            try:
+                images.append(_read_image(file, image_size))
             except (UnidentifiedImageError, OSError):
                 warnings.warn(f"Skipping {str(file)!r}: it is not an image file PIL can read.")
                 continue
@@ -190,18 +264,25 @@ def load_image_folder(path, image_size=None, class_names=None):
     if any(im.ndim == 3 for im in images):  # mixed grayscale and colour: colour wins
         images = [np.repeat(im[..., None], 3, -1) if im.ndim == 2 else im for im in images]
     if len({im.shape for im in images}) > 1:
-        raise ValueError(f"Images in {str(path)!r} have different sizes {sorted({im.shape[:2] for im in images})}; "
-                         f"pass `image_size` to resize them all to one square size.")
+        raise ValueError(
+            f"Images in {str(path)!r} have different sizes "
+            f"{sorted({im.shape[:2] for im in images})}; "
+            f"pass `image_size` to resize them all to one square size."
+        )
     x = np.stack(images)
     return (x[..., None] if x.ndim == 3 else x), np.array(labels, np.int64), class_names
 
 # %% ../nbs/01_data.ipynb #0253e1ae
 SAMPLE_PATH = importlib.resources.files("vit_small_ds") / "assets" / "fashion_mnist_sample.npz"
 
+
 def _load_sample():
     with np.load(SAMPLE_PATH) as f:
-        return ((f["x_train"], f["y_train"].astype(np.int64)), (f["x_test"], f["y_test"].astype(np.int64)),
-                [str(n) for n in f["class_names"]])
+        return (
+            (f["x_train"], f["y_train"].astype(np.int64)),
+            (f["x_test"], f["y_test"].astype(np.int64)),
+            [str(n) for n in f["class_names"]],
+        )
 
 # %% ../nbs/01_data.ipynb #eda89a5a
 def _load_folder(path, image_size, validation_split, seed):
@@ -214,48 +295,83 @@ def _load_folder(path, image_size, validation_split, seed):
     train, test = stratified_split(y, validation_split, seed)
     return (x[train], y[train]), (x[test], y[test]), class_names
 
-def load_dataset(name:str, # 'sample', 'cifar10', 'cifar100', 'fashion_mnist', 'mnist', or a folder of images
-                 data_dir=None, # folder holding the original archives; else $VIT_SMALL_DS_DATA
-                 validation_split:float=0.1, # fraction of each class of the training set held out
-                 seed:int=42, # seed of the validation split
-                 download:bool=True, # whether `keras.datasets` may download a named dataset
-                 image_size:int=None, # side of the square the images of a folder are resized to
-                ) -> ImageDataset:
+
+# 'sample', 'cifar10', 'cifar100', 'fashion_mnist', 'mnist', or a folder of images
+def load_dataset(
+    name: str,
+    data_dir=None,  # folder holding the original archives; else $VIT_SMALL_DS_DATA
+    validation_split: float = 0.1,  # fraction of each class of the training set held out
+    seed: int = 42,  # seed of the validation split
+    download: bool = True,  # whether `keras.datasets` may download a named dataset
+    image_size: int = None,  # side of the square the images of a folder are resized to
+) -> ImageDataset:
     "Train/validation/test splits of dataset `name`, looking for local copies before downloading."
     check_fraction(validation_split=validation_split)
-    if name == "sample": (x_train, y_train), test, class_names = _load_sample()
-    elif name in NAMED_DATASETS: (x_train, y_train), test, class_names = _load_named(name, data_dir, download)
-    elif Path(name).expanduser().is_dir() or os.sep in name:  # a path: a missing folder gets its own error
-        (x_train, y_train), test, class_names = _load_folder(Path(name).expanduser(), image_size, validation_split, seed)
+    if name == "sample":
+        (x_train, y_train), test, class_names = _load_sample()
+    elif name in NAMED_DATASETS:
+        (x_train, y_train), test, class_names = _load_named(name, data_dir, download)
+    # a path: a missing folder gets its own error
+    elif Path(name).expanduser().is_dir() or os.sep in name:
+        (x_train, y_train), test, class_names = _load_folder(
+            Path(name).expanduser(), image_size, validation_split, seed
+        )
     else:
-        raise invalid_argument("name", name, f"one of {['sample', *NAMED_DATASETS]} or an existing image folder")
+        raise invalid_argument(
+            "name", name, f"one of {['sample', *NAMED_DATASETS]} or an existing image folder"
+        )
     x_test, y_test = test
-    if x_train.ndim == 3: x_train, x_test = x_train[..., None], x_test[..., None]  # grayscale: add C=1
+    # grayscale: add C=1
+    if x_train.ndim == 3:
+        x_train, x_test = x_train[..., None], x_test[..., None]
     train, val = stratified_split(y_train, validation_split, seed)
-    return ImageDataset(x_train[train], y_train[train], x_train[val], y_train[val], x_test, y_test,
-                        list(class_names), name=Path(name).name if name not in NAMED_DATASETS else name)
+    return ImageDataset(
+        x_train[train],
+        y_train[train],
+        x_train[val],
+        y_train[val],
+        x_test,
+        y_test,
+        list(class_names),
+        name=Path(name).name if name not in NAMED_DATASETS else name,
+    )
 
 # %% ../nbs/01_data.ipynb #c5abd0dc
-def select_classes(data, classes, per_class:dict=None, seed:int=42):
-    """The `ImageDataset` of `data`'s images of `classes` only, relabelled 0, 1, ... in that order. `per_class`,
-    e.g. `{'train': 50, 'val': 10}`, keeps at most that many images of each class in those splits, drawn with `seed`."""
+def select_classes(data, classes, per_class: dict = None, seed: int = 42):
+    """The `ImageDataset` of `data`'s images of `classes` only, relabelled 0, 1, ... in that order.
+    `per_class`, e.g. `{'train': 50, 'val': 10}`, keeps at most that many images of each class in
+    those splits, drawn with `seed`."""
     classes, per_class = [int(c) for c in classes], dict(per_class or {})
-    if not classes or len(set(classes)) != len(classes) or not set(classes) <= set(range(data.num_classes)):
-        raise invalid_argument("classes", classes, f"distinct labels of `data`, in [0, {data.num_classes})")
+    if (
+        not classes
+        or len(set(classes)) != len(classes)
+        or not set(classes) <= set(range(data.num_classes))
+    ):
+        raise invalid_argument(
+            "classes", classes, f"distinct labels of `data`, in [0, {data.num_classes})"
+        )
     if not set(per_class) <= {"train", "val", "test"}:
-        raise invalid_argument("per_class", per_class, "a dict with keys among 'train', 'val' and 'test'")
+        raise invalid_argument(
+            "per_class", per_class, "a dict with keys among 'train', 'val' and 'test'"
+        )
     check_positive_int(**{f"per_class[{split!r}]": n for split, n in per_class.items()})
     rng, relabel = np.random.default_rng(seed), np.full(data.num_classes, -1)
     relabel[classes] = np.arange(len(classes))
     splits = []
     for split in ("train", "val", "test"):
         x, y = getattr(data, f"x_{split}"), getattr(data, f"y_{split}")
-        keep = np.sort(np.concatenate([rng.permutation(np.flatnonzero(y == c))[:per_class.get(split)] for c in classes]))
+        keep = np.sort(
+            np.concatenate(
+                [rng.permutation(np.flatnonzero(y == c))[: per_class.get(split)] for c in classes]
+            )
+        )
         splits += [x[keep], relabel[y[keep]]]
-    return ImageDataset(*splits, [data.class_names[c] for c in classes], name=f"{data.name} classes {classes}")
+    return ImageDataset(
+        *splits, [data.class_names[c] for c in classes], name=f"{data.name} classes {classes}"
+    )
 
 # %% ../nbs/01_data.ipynb #61219434
-def show_images(images, labels, class_names, n:int=16, ncols:int=8, predictions=None):
+def show_images(images, labels, class_names, n: int = 16, ncols: int = 8, predictions=None):
     "A grid of the first `n` images titled with their class names (and predictions, when given)."
     n = min(n, len(images))
     nrows = -(-n // ncols)
@@ -263,25 +379,47 @@ def show_images(images, labels, class_names, n:int=16, ncols:int=8, predictions=
     fig, axes = plt.subplots(nrows, ncols, figsize=(1.5 * ncols, row_height * nrows), squeeze=False)
     for i, ax in enumerate(axes.flat):
         ax.axis("off")
-        if i >= n: continue
+        if i >= n:
+            continue
         image = images[i]
-        ax.imshow(image[..., 0] if image.shape[-1] == 1 else image, cmap="gray" if image.shape[-1] == 1 else None)
+        ax.imshow(
+            image[..., 0] if image.shape[-1] == 1 else image,
+            cmap="gray" if image.shape[-1] == 1 else None,
+        )
         title = class_names[labels[i]]
-        if predictions is not None: title = f"{class_names[predictions[i]]}\n(true: {title})"
+        if predictions is not None:
+            title = f"{class_names[predictions[i]]}\n(true: {title})"
         ax.set_title(title, fontsize=8)
     fig.tight_layout()
     return fig
 
 # %% ../nbs/01_data.ipynb #2115e5a7
-def make_pipeline(x, y, batch_size:int, training:bool, seed:int=42, shuffle_buffer=None, batch_map=None, repeats:int=1):
-    """A `tf.data.Dataset` of `(images, labels)` batches; shuffled with `seed` when `training`, where each epoch
-    holds `len(x) / repeats` images `repeats` times each (repeated augmentation)."""
+def make_pipeline(
+    x,
+    y,
+    batch_size: int,
+    training: bool,
+    seed: int = 42,
+    shuffle_buffer=None,
+    batch_map=None,
+    repeats: int = 1,
+):
+    """A `tf.data.Dataset` of `(images, labels)` batches; shuffled with `seed` when `training`,
+    where each epoch holds `len(x) / repeats` images `repeats` times each (repeated
+    augmentation)."""
     check_positive_int(batch_size=batch_size, repeats=repeats)
     ds = tf.data.Dataset.from_tensor_slices((x, y))
-    if training: ds = ds.shuffle(shuffle_buffer or len(x), seed=seed, reshuffle_each_iteration=True)
+    if training:
+        ds = ds.shuffle(shuffle_buffer or len(x), seed=seed, reshuffle_each_iteration=True)
     if training and repeats > 1:
-        ds = (ds.take(math.ceil(len(x) / repeats))
-              .flat_map(lambda image, label: tf.data.Dataset.from_tensors((image, label)).repeat(repeats)).take(len(x)))
+        ds = (
+            ds.take(math.ceil(len(x) / repeats))
+            .flat_map(
+                lambda image, label: tf.data.Dataset.from_tensors((image, label)).repeat(repeats)
+            )
+            .take(len(x))
+        )
     ds = ds.batch(batch_size)
-    if batch_map is not None: ds = ds.map(batch_map, num_parallel_calls=tf.data.AUTOTUNE)
+    if batch_map is not None:
+        ds = ds.map(batch_map, num_parallel_calls=tf.data.AUTOTUNE)
     return ds.prefetch(tf.data.AUTOTUNE)

@@ -24,72 +24,113 @@ def data_parallel():
     "Build, compile and train inside this to train data-parallel on every local device."
     backend = keras.backend.backend()
     if backend == "jax":
-        with keras.distribution.DataParallel().scope(): yield
+        with keras.distribution.DataParallel().scope():
+            yield
     elif backend == "tensorflow":
         devices = tf.config.list_logical_devices("GPU") or tf.config.list_logical_devices("CPU")
-        with tf.distribute.MirroredStrategy([d.name for d in devices]).scope(): yield
+        with tf.distribute.MirroredStrategy([d.name for d in devices]).scope():
+            yield
     else:
-        raise ValueError(f"Data-parallel training needs the jax or tensorflow backend. Received: backend={backend!r}")
+        raise ValueError(
+            "Data-parallel training needs the jax or tensorflow backend. Received: "
+            f"backend={backend!r}"
+        )
+
 
 def replicas() -> int:
     "How many devices each training batch is split across here (1 outside `data_parallel`)."
-    if keras.backend.backend() == "tensorflow": return tf.distribute.get_strategy().num_replicas_in_sync
+    if keras.backend.backend() == "tensorflow":
+        return tf.distribute.get_strategy().num_replicas_in_sync
     distribution = keras.distribution.distribution()
     return 1 if distribution is None else distribution.device_mesh.devices.size
 
-def check_batches_split(data:ImageDataset, batch_size:int, devices:int):
+
+def check_batches_split(data: ImageDataset, batch_size: int, devices: int):
     "On JAX every batch, the last of each split included, must split evenly across the `devices`."
-    if devices == 1 or keras.backend.backend() != "jax": return  # MirroredStrategy splits uneven batches itself
+    # MirroredStrategy splits uneven batches itself
+    if devices == 1 or keras.backend.backend() != "jax":
+        return
     for split in ("train", "val", "test"):
         size = len(getattr(data, f"x_{split}"))
         last = size % batch_size or batch_size
         if batch_size % devices or last % devices:
-            raise ValueError(f"Data-parallel training on {devices} devices splits every batch evenly between them, "
-                             f"but with batch_size={batch_size} the {split} split of {size} "
-                             f"images ends with a batch of {last}. Choose a batch size and split sizes that are "
-                             f"multiples of {devices}.")
+            raise ValueError(
+                f"Data-parallel training on {devices} devices splits every batch evenly between "
+                "them, "
+                f"but with batch_size={batch_size} the {split} split of {size} "
+                f"images ends with a batch of {last}. Choose a batch size and split sizes that are "
+                f"multiples of {devices}."
+            )
 
 # %% ../nbs/09d_devices.ipynb #c2bc1ec6
 DTYPE_POLICIES = ("auto", "float32", "mixed_bfloat16", "mixed_float16")
 
-def _cpu_has_bfloat16(cpuinfo:str=None) -> bool:
-    "Whether the CPU has bfloat16 matmul instructions (AVX512_BF16 or AMX), from Linux's /proc/cpuinfo."
+
+def _cpu_has_bfloat16(cpuinfo: str = None) -> bool:
+    """Whether the CPU has bfloat16 matmul instructions (AVX512_BF16 or AMX), from Linux's
+    /proc/cpuinfo."""
     if cpuinfo is None:
         path = Path("/proc/cpuinfo")
         cpuinfo = path.read_text() if path.exists() else ""
-    flags = {flag for line in cpuinfo.splitlines() if line.startswith("flags") for flag in line.split(":", 1)[1].split()}
+    flags = {
+        flag
+        for line in cpuinfo.splitlines()
+        if line.startswith("flags")
+        for flag in line.split(":", 1)[1].split()
+    }
     return bool(flags & {"avx512_bf16", "amx_bf16"})
 
+
 def fast_bfloat16() -> bool:
-    """Whether this process trains faster in bfloat16: on a GPU of compute capability 8.0+, a TPU, or with
-    TensorFlow on a CPU with bfloat16 instructions (XLA's CPU backend, JAX's, is slower in bfloat16: 12_bench)."""
+    """Whether this process trains faster in bfloat16: on a GPU of compute capability 8.0+, a TPU,
+    or with TensorFlow on a CPU with bfloat16 instructions (XLA's CPU backend, JAX's, is slower
+    in bfloat16: 12_bench)."""
     if keras.backend.backend() == "jax":
         import jax
+
         device = jax.devices()[0]
-        if device.platform == "tpu": return True
+        if device.platform == "tpu":
+            return True
         return device.platform == "gpu" and float(getattr(device, "compute_capability", 0)) >= 8.0
     if keras.backend.backend() == "tensorflow" and (gpus := tf.config.list_physical_devices("GPU")):
-        return tuple(tf.config.experimental.get_device_details(gpus[0]).get("compute_capability", (0, 0))) >= (8, 0)
+        return tuple(
+            tf.config.experimental.get_device_details(gpus[0]).get("compute_capability", (0, 0))
+        ) >= (8, 0)
     return _cpu_has_bfloat16()
 
-def resolve_dtype_policy(dtype_policy:str) -> str:
-    "The Keras dtype policy to train with: `dtype_policy` itself, or for 'auto' the fastest one this machine supports."
+
+def resolve_dtype_policy(dtype_policy: str) -> str:
+    """The Keras dtype policy to train with: `dtype_policy` itself, or for 'auto' the fastest one
+    this machine supports."""
     check_choice(DTYPE_POLICIES, dtype_policy=dtype_policy)
-    if dtype_policy != "auto": return dtype_policy
+    if dtype_policy != "auto":
+        return dtype_policy
     return "mixed_bfloat16" if fast_bfloat16() else "float32"
 
+
 @contextlib.contextmanager
-def using_dtype_policy(dtype_policy:str):
-    "Inside this block, layers are made under `dtype_policy` (a Keras policy name); the previous policy comes back after."
+def using_dtype_policy(dtype_policy: str):
+    """Inside this block, layers are made under `dtype_policy` (a Keras policy name); the previous
+    policy comes back after."""
     previous = keras.config.dtype_policy()
     keras.config.set_dtype_policy(dtype_policy)
-    try: yield
-    finally: keras.config.set_dtype_policy(previous)
+    try:
+        yield
+    finally:
+        keras.config.set_dtype_policy(previous)
 
 # %% ../nbs/09d_devices.ipynb #1512dfe6
 def environment() -> dict:
-    "The backend, its version, the library versions, the dtype policy, Python and the machine of this process."
+    """The backend, its version, the library versions, the dtype policy, Python and the machine of
+    this process."""
     backend = keras.backend.backend()
-    return {"backend": backend, "backend_version": __import__(backend).__version__, "keras_version": keras.__version__,
-            "vit_small_ds_version": version("vit_small_ds"), "dtype_policy": keras.config.dtype_policy().name,
-            "devices": replicas(), "python": platform.python_version(), "machine": platform.machine()}
+    return {
+        "backend": backend,
+        "backend_version": __import__(backend).__version__,
+        "keras_version": keras.__version__,
+        "vit_small_ds_version": version("vit_small_ds"),
+        "dtype_policy": keras.config.dtype_policy().name,
+        "devices": replicas(),
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+    }

@@ -11,29 +11,35 @@ import keras
 from keras import layers, ops
 
 # %% ../nbs/03_spt.ipynb #bb1c4f84
-def check_patch_size(patch_size:int, image_size:int):
-    "Raise unless `patch_size` is a positive divisor of `image_size`, so that the patches tile the image."
+def check_patch_size(patch_size: int, image_size: int):
+    """Raise unless `patch_size` is a positive divisor of `image_size`, so that the patches tile the
+    image."""
     if patch_size < 1 or image_size % patch_size:
-        raise ValueError(f"`patch_size` must be a positive divisor of `image_size` so the patches tile the "
-                         f"image. Received: patch_size={patch_size}, image_size={image_size}")
+        raise ValueError(
+            f"`patch_size` must be a positive divisor of `image_size` so the patches tile the "
+            f"image. Received: patch_size={patch_size}, image_size={image_size}"
+        )
+
 
 @keras.saving.register_keras_serializable(package="vit_small_ds")
 class Patches(layers.Layer):
     """Cut images into non-overlapping `patch_size` x `patch_size` patches, flattened.
 
-    Args:
-        patch_size: side of a square patch, in pixels; must divide the image height and width.
-
-    Example:
     >>> tuple(Patches(4)(np.zeros((2, 8, 8, 3))).shape)
     (2, 4, 48)
     """
-    def __init__(self, patch_size:int, **kwargs):
+
+    def __init__(
+        self,
+        patch_size: int,  # side of a square patch, in pixels; divides the image height and width
+        **kwargs,
+    ):
         super().__init__(**kwargs)
         self.patch_size = patch_size
 
     def build(self, input_shape):
-        for size in input_shape[1:3]: check_patch_size(self.patch_size, size)
+        for size in input_shape[1:3]:
+            check_patch_size(self.patch_size, size)
 
     def compute_output_shape(self, input_shape):
         self.build(input_shape)
@@ -44,7 +50,8 @@ class Patches(layers.Layer):
     def call(self, images):
         _, height, width, channels = images.shape
         p = self.patch_size
-        x = ops.reshape(images, (-1, height // p, p, width // p, p, channels))  # (B, H/P, P, W/P, P, C)
+        # (B, H/P, P, W/P, P, C)
+        x = ops.reshape(images, (-1, height // p, p, width // p, p, channels))
         x = ops.transpose(x, (0, 1, 3, 2, 4, 5))  # (B, H/P, W/P, P, P, C)
         return ops.reshape(x, (-1, (height // p) * (width // p), p * p * channels))  # (B, N, P*P*C)
 
@@ -52,109 +59,156 @@ class Patches(layers.Layer):
         return {**super().get_config(), "patch_size": self.patch_size}
 
 # %% ../nbs/03_spt.ipynb #a53c8bbd
-def translate(images, dy:int, dx:int):
-    "Output pixel (i, j) = input pixel (i + dy, j + dx) of NHWC `images`; zero where that is outside."
+def translate(images, dy: int, dx: int):
+    """Output pixel (i, j) = input pixel (i + dy, j + dx) of NHWC `images`; zero where that is
+    outside."""
     _, height, width, _ = images.shape
     py, px = abs(dy), abs(dx)
     padded = ops.pad(images, ((0, 0), (py, py), (px, px), (0, 0)))  # (B, H+2|dy|, W+2|dx|, C)
-    return padded[:, py + dy:py + dy + height, px + dx:px + dx + width]
+    return padded[:, py + dy : py + dy + height, px + dx : px + dx + width]
 
-SHIFT_DIRECTIONS = {"original": (0, 0), "left-up": (1, 1), "left-down": (-1, 1), "right-up": (1, -1), "right-down": (-1, -1)}
 
-def diagonal_shifts(images, shift:int):
-    "The images and their four diagonal shifts by `shift` pixels (zero-filled), concatenated on channels."
+SHIFT_DIRECTIONS = {
+    "original": (0, 0),
+    "left-up": (1, 1),
+    "left-down": (-1, 1),
+    "right-up": (1, -1),
+    "right-down": (-1, -1),
+}
+
+
+def diagonal_shifts(images, shift: int):
+    """The images and their four diagonal shifts by `shift` pixels (zero-filled), concatenated on
+    channels."""
     views = [translate(images, dy * shift, dx * shift) for dy, dx in SHIFT_DIRECTIONS.values()]
     return ops.concatenate(views, axis=-1)  # (B, H, W, 5C)
 
 # %% ../nbs/03_spt.ipynb #65b37950
 @keras.saving.register_keras_serializable(package="vit_small_ds")
 class PatchEncoder(layers.Layer):
-    """Add a learned position embedding to `num_patches` tokens of width `projection_dim`.
+    """Add a learned position embedding to `num_patches` tokens of width `projection_dim`."""
 
-    Args:
-        num_patches: number of tokens per image.
-        projection_dim: width of the tokens.
-    """
-    def __init__(self, num_patches:int, projection_dim:int, **kwargs):
+    def __init__(
+        self,
+        num_patches: int,  # number of tokens per image
+        projection_dim: int,  # width of the tokens
+        **kwargs,
+    ):
         super().__init__(**kwargs)
         self.num_patches, self.projection_dim = num_patches, projection_dim
 
     def build(self, input_shape):
         if tuple(input_shape[1:]) != (self.num_patches, self.projection_dim):
-            raise ValueError(f"PatchEncoder expects {self.num_patches} tokens of width projection_dim={self.projection_dim}. "
-                             f"Received: input_shape={input_shape}")
-        self.position_embedding = self.add_weight(shape=(self.num_patches, self.projection_dim),
-                                                  initializer="random_normal", name="position_embedding")
+            raise ValueError(
+                f"PatchEncoder expects {self.num_patches} tokens of width "
+                f"projection_dim={self.projection_dim}. "
+                f"Received: input_shape={input_shape}"
+            )
+        self.position_embedding = self.add_weight(
+            shape=(self.num_patches, self.projection_dim),
+            initializer="random_normal",
+            name="position_embedding",
+        )
 
     def call(self, tokens):
         return tokens + self.position_embedding  # (B, N, D) + (N, D)
 
     def get_config(self):
-        return {**super().get_config(), "num_patches": self.num_patches, "projection_dim": self.projection_dim}
+        return {
+            **super().get_config(),
+            "num_patches": self.num_patches,
+            "projection_dim": self.projection_dim,
+        }
 
     @classmethod
     def from_config(cls, config):
         config = dict(config)
-        config.pop("project", None)  # models saved by version 0.1 record project=False, the only value used
+        # models saved by version 0.1 record project=False, the only value used
+        config.pop("project", None)
         return cls(**config)
 
 # %% ../nbs/03_spt.ipynb #5150f22a
 @keras.saving.register_keras_serializable(package="vit_small_ds")
 class ShiftedPatchTokenization(layers.Layer):
-    """Shifted Patch Tokenization (Lee et al. 2021, https://arxiv.org/abs/2112.13492).
+    """Shifted Patch Tokenization (Lee et al. 2021, https://arxiv.org/abs/2112.13492): images to
+    tokens `(B, N, projection_dim)`, with N = (image_size / patch_size)^2. The shift is
+    `patch_size // 2`.
 
-    Args:
-        image_size: height and width of the (square) input images.
-        patch_size: side of a patch; must divide `image_size`. The shift is `patch_size // 2`.
-        projection_dim: width of the output tokens.
-        shifted: add the four shifted views and a layer norm (SPT); False: plain patches and a projection (ViT).
-        layer_norm_eps: epsilon of the layer norm over the flattened patches.
-
-    Returns the tokens, `(B, N, projection_dim)` with N = (image_size / patch_size)^2.
-
-    Example:
     >>> tuple(ShiftedPatchTokenization(8, 4, 16)(np.zeros((2, 8, 8, 3))).shape)
     (2, 4, 16)
     """
-    def __init__(self, image_size:int, patch_size:int, projection_dim:int, shifted:bool=True,
-                 layer_norm_eps:float=1e-6, **kwargs):
+
+    def __init__(
+        self,
+        image_size: int,  # height and width of the (square) input images
+        patch_size: int,  # side of a patch; divides `image_size`
+        projection_dim: int,  # width of the output tokens
+        shifted: bool = True,  # four shifted views and a layer norm (SPT); False: plain patches
+        layer_norm_eps: float = 1e-6,  # epsilon of the layer norm over the flattened patches
+        **kwargs,
+    ):
         super().__init__(**kwargs)
         check_patch_size(patch_size, image_size)
-        self.image_size, self.patch_size, self.projection_dim = image_size, patch_size, projection_dim
+        self.image_size, self.patch_size, self.projection_dim = (
+            image_size,
+            patch_size,
+            projection_dim,
+        )
         self.shifted, self.layer_norm_eps = shifted, layer_norm_eps
         self.patches = Patches(patch_size, name="patches", dtype=self.dtype_policy)
-        self.layer_norm = layers.LayerNormalization(epsilon=layer_norm_eps, name="layer_norm", dtype=self.dtype_policy) if shifted else None
+        self.layer_norm = (
+            layers.LayerNormalization(
+                epsilon=layer_norm_eps, name="layer_norm", dtype=self.dtype_policy
+            )
+            if shifted
+            else None
+        )
         self.projection = layers.Dense(projection_dim, name="projection", dtype=self.dtype_policy)
 
     @property
-    def num_patches(self): return (self.image_size // self.patch_size) ** 2
+    def num_patches(self):
+        return (self.image_size // self.patch_size) ** 2
 
     def _patch_shape(self, input_shape):
         views = 5 if self.shifted else 1  # the image, and its four shifts
-        return (input_shape[0], self.num_patches, self.patch_size ** 2 * input_shape[-1] * views)
+        return (input_shape[0], self.num_patches, self.patch_size**2 * input_shape[-1] * views)
 
     def build(self, input_shape):
         if tuple(input_shape[1:3]) != (self.image_size, self.image_size):
-            raise ValueError(f"ShiftedPatchTokenization was built for image_size={self.image_size} but received "
-                             f"images of shape {tuple(input_shape[1:])}; resize them to {self.image_size}x{self.image_size}.")
+            raise ValueError(
+                f"ShiftedPatchTokenization was built for image_size={self.image_size} but received "
+                f"images of shape {tuple(input_shape[1:])}; resize them to "
+                f"{self.image_size}x{self.image_size}."
+            )
         patch_shape = self._patch_shape(input_shape)
-        if self.shifted: self.layer_norm.build(patch_shape)
+        if self.shifted:
+            self.layer_norm.build(patch_shape)
         self.projection.build(patch_shape)
 
     def call(self, images):
-        if self.shifted: images = diagonal_shifts(images, self.patch_size // 2)  # (B, H, W, 5C)
+        if self.shifted:
+            images = diagonal_shifts(images, self.patch_size // 2)  # (B, H, W, 5C)
         patches = self.patches(images)  # (B, N, P*P*C*views)
-        return self.projection(self.layer_norm(patches) if self.shifted else patches)  # (B, N, projection_dim)
+        # (B, N, projection_dim)
+        return self.projection(self.layer_norm(patches) if self.shifted else patches)
 
     def compute_output_shape(self, input_shape):
         return (input_shape[0], self.num_patches, self.projection_dim)
 
     def get_config(self):
-        return {**super().get_config(), "image_size": self.image_size, "patch_size": self.patch_size,
-                "projection_dim": self.projection_dim, "shifted": self.shifted, "layer_norm_eps": self.layer_norm_eps}
+        return {
+            **super().get_config(),
+            "image_size": self.image_size,
+            "patch_size": self.patch_size,
+            "projection_dim": self.projection_dim,
+            "shifted": self.shifted,
+            "layer_norm_eps": self.layer_norm_eps,
+        }
 
     @classmethod
     def from_config(cls, config):
         config = dict(config)
-        if "vanilla" in config: config["shifted"] = not config.pop("vanilla")  # the name in version 0.1
+        # the name in version 0.1
+        if "vanilla" in config:
+            config["shifted"] = not config.pop("vanilla")
         return cls(**config)
