@@ -30,7 +30,7 @@ KERAS_BACKEND=tensorflow .venv-notebooks/bin/python tests/run_notebooks.py --job
 # (tests/test_cli.py, tests/test_determinism.py), at a fraction of the time.
 stage "component notebooks (JAX)"
 KERAS_BACKEND=jax nbdev_test --n_workers 2 --flags "${full:+slow}" \
-    --skip_file_re '^([_.]|index|09_training|09e_run|11_cli|12_bench|13_experiments)'
+    --skip_file_re '^([_.]|index|tutorial|09_training|09e_run|11_cli|12_bench|13_experiments)'
 
 stage "pytest"
 python -m pytest -q -n 2 --dist loadfile --durations=15 "${full[@]}" tests  # a file's tests share one worker, and its fixtures

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).parents[1]
-NOTEBOOKS = sorted((ROOT / "nbs").glob("[0-9]*.ipynb"))
+NOTEBOOKS = sorted((ROOT / "nbs").glob("[0-9]*.ipynb")) + [ROOT / "nbs/tutorial.ipynb"]
 
 
 def settings():
@@ -63,3 +63,77 @@ def test_every_link_to_the_project_uses_the_url_in_settings():
         f"colab.research.google.com/github/{owner_and_repo}/blob/{settings()['branch']}/nbs/"
         in texts[0]
     )
+
+
+PAGES = [*NOTEBOOKS, ROOT / "nbs/index.ipynb"]
+TEMPORARY_PATH = re.compile(r"/tmp/|/var/folders/|\btmp[a-z0-9_]{6,}\b")
+OBJECT_REPR = re.compile(r"object at 0x|<(Functional|Sequential|Model)\b[^>]*>")
+PROJECT_HISTORY = re.compile(r"\bissues?\s*#?\d+|\.\./shared", re.I)
+
+
+def shown_text(output):
+    "What a reader sees of a cell's output, as text."
+    data = output.get("data", {})
+    return (
+        "".join(output.get("text", ""))
+        + "".join(data.get("text/plain", ""))
+        + "".join(data.get("text/html", ""))
+    )
+
+
+def page_problems(path):
+    problems = []
+    for number, cell in enumerate(json.loads(path.read_text())["cells"]):
+        text = "".join(cell["source"])
+        if cell["cell_type"] == "markdown":
+            problems += [
+                f"cell {number}: prose names {m.group(0)!r}" for m in PROJECT_HISTORY.finditer(text)
+            ]
+            continue
+        if len(text.split("\n")) > 60:
+            problems.append(f"cell {number}: {len(text.split(chr(10)))} lines of code")
+        for output in cell.get("outputs", []):
+            shown = shown_text(output)
+            problems += [
+                f"cell {number}: output shows {m.group(0)!r}"
+                for m in TEMPORARY_PATH.finditer(shown)
+            ]
+            problems += [
+                f"cell {number}: output shows {m.group(0)!r}" for m in OBJECT_REPR.finditer(shown)
+            ]
+    if path.name not in (ROOT / "nbs/sidebar.yml").read_text():
+        problems.append("not listed in nbs/sidebar.yml")
+    return problems
+
+
+@pytest.mark.parametrize("path", PAGES, ids=lambda p: p.stem)
+def test_notebook_reads_as_a_page(path):
+    "Short code cells, no temporary paths or object reprs in outputs, listed in the sidebar, no project history."
+    assert page_problems(path) == []
+
+
+def test_page_checks_catch_each_problem(tmp_path):
+    cells = [
+        {"cell_type": "markdown", "source": ["As issue 7 and ../shared/bench say"]},
+        {"cell_type": "code", "source": ["x = 1\n"] * 61, "outputs": []},
+        {
+            "cell_type": "code",
+            "source": ["model"],
+            "outputs": [
+                {
+                    "output_type": "execute_result",
+                    "data": {"text/plain": ["<Functional name=functional_14, built=True>"]},
+                },
+                {
+                    "output_type": "stream",
+                    "text": ["saved to /tmp/tmpab12cd34/model.keras, <object object at 0x7f>"],
+                },
+            ],
+        },
+    ]
+    page = tmp_path / "99_unlisted.ipynb"
+    page.write_text(json.dumps({"cells": cells}))
+    problems = page_problems(page)
+    assert len(problems) == 8, (
+        problems
+    )  # issue 7, ../shared, 61 lines, the repr, /tmp/, tmpab12cd34, 0x, the sidebar

@@ -12,13 +12,19 @@ def code_blocks(markdown):
     return [block.strip() for block in FENCE.findall(markdown)]
 
 
-def index_markdown():
+def index_as_markdown():
+    "The index's prose, and its code cells as Python blocks (their outputs are the notebook's)."
     cells = json.loads((ROOT / "nbs/index.ipynb").read_text())["cells"]
-    return "\n\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    return "\n\n".join(
+        "".join(c["source"])
+        if c["cell_type"] == "markdown"
+        else f"```python\n{''.join(c['source'])}\n```"
+        for c in cells
+    )
 
 
 def test_readme_says_what_index_says():
-    assert (ROOT / "README.md").read_text().strip() == index_markdown().strip()
+    assert (ROOT / "README.md").read_text().strip() == index_as_markdown().strip()
 
 
 def test_ci_runs_the_readme_test_command():

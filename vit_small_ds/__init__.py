@@ -34,7 +34,7 @@ from vit_small_ds import (
 )  # noqa: F401
 from vit_small_ds.attention_maps import attention_maps, plot_attention
 from vit_small_ds.augmentation import adapt_normalization
-from vit_small_ds.data import ImageDataset, load_dataset, make_pipeline, show_images
+from vit_small_ds.data import ImageDataset, load_dataset, make_pipeline, select_classes, show_images
 from vit_small_ds.devices import using_dtype_policy
 from vit_small_ds.finetuning import backbone, features
 from vit_small_ds.models import (
@@ -46,6 +46,7 @@ from vit_small_ds.models import (
     list_recipes,
 )
 from vit_small_ds.run import RunSpec, train
+from vit_small_ds.run_files import plot_confusion_matrix, plot_history
 from vit_small_ds.saving import load_pretrained, save_pretrained
 from vit_small_ds.shiftvit import SHIFTVIT_PRESETS, ShiftViTConfig, create_shiftvit_classifier
 from vit_small_ds.training import TrainConfig, compare, predict_probabilities, run_experiment
@@ -76,9 +77,12 @@ __all__ = [
     "load_pretrained",
     "make_pipeline",
     "plot_attention",
+    "plot_confusion_matrix",
+    "plot_history",
     "predict_probabilities",
     "run_experiment",
     "save_pretrained",
+    "select_classes",
     "show_images",
     "train",
     "using_dtype_policy",

@@ -73,7 +73,7 @@ def vit_augmentation(
         name=name,
     )
 
-
+# %% ../nbs/02_augmentation.ipynb #4ba05a65
 def shiftvit_augmentation(input_size: int, image_size: int, name="shiftvit_augmentation"):
     """Resize to `input_size + 20`, crop `image_size` (random in training, central at inference),
     flip, rescale to [0, 1]."""
@@ -127,7 +127,7 @@ def flip_augmentation(x_train, image_size: int, name="flip_augmentation"):
     objects sit centred and upright (Fashion-MNIST)."""
     return keras.Sequential([*_resize_flip(image_size), adapted_normalization(x_train)], name=name)
 
-
+# %% ../nbs/02_augmentation.ipynb #775f7e49
 def flip_shift_augmentation(
     x_train, image_size: int, shift: float = 0.125, name="flip_shift_augmentation"
 ):

@@ -71,19 +71,19 @@ def training_on_random_data(model_name: str, preset: str, batch_size: int, **ove
     rng = np.random.default_rng(0)
     x = rng.integers(0, 256, (batch_size, *config.input_shape), dtype=np.uint8)
     y = rng.integers(0, config.num_classes, batch_size)
+    # the registry's factory: the benchmark trains what training trains
     model = create_model(
         model_name,
         preset,
         input_shape=config.input_shape,
         num_classes=config.num_classes,
         normalize_on=x,
-        # the registry's factory: the benchmark trains what training trains
         **overrides,
     )
     compile_model(model, TrainConfig(batch_size=batch_size), steps_per_epoch=1000)
     return model, x, y
 
-
+# %% ../nbs/12_bench.ipynb #024287a9
 def _benchmark(
     model_name, preset, batch_size, steps, repeats, warmup, matmul_size, loop, overrides
 ):
@@ -121,7 +121,7 @@ def _benchmark(
         "infer_img_per_s": round(batch_size / infer_seconds, 2),
         "params": int(model.count_params()),
         "train_gflop_per_img": round(3 * flops / 1e9, 4),
-        # in compute_dtype
+        # achieved and matmul GFLOP/s are in compute_dtype
         "achieved_gflops": round(achieved, 2),
         "matmul_gflops": round(peak, 2),
         "peak_fraction": round(achieved / peak, 4),

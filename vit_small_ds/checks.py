@@ -12,8 +12,8 @@ import numpy as np
 def invalid_argument(name: str, value, expected: str, error: type = ValueError) -> Exception:
     "The error for argument `name` holding `value`, saying what was `expected`."
     return error(
-        f"Received an invalid value for argument `{name}`, expected {expected}. Received: "
-        f"{name}={value!r}"
+        f"Received an invalid value for argument `{name}`, expected "
+        f"{expected}. Received: {name}={value!r}"
     )
 
 

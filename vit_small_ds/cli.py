@@ -100,8 +100,8 @@ def _add_dtype_flags(parser, default: str):
         "--dtype-policy",
         default=default,
         choices=DTYPE_POLICIES,
-        help="compute dtype: float32, bfloat16 or float16 with float32 weights, or auto "
-        "(bfloat16 where the hardware has it)",
+        help="compute dtype: float32, bfloat16 or float16 with float32 weights, "
+        "or auto (bfloat16 where the hardware has it)",
     )
     parser.add_argument(
         "--mixed-precision",
@@ -121,24 +121,9 @@ _TRAIN_EXAMPLES = """\
   vit_small_ds_train --output runs/vit --overwrite      # start afresh where a finished run is
   vit_small_ds_train --init-from runs/sl_vit_sample --dataset path/to/images --freeze-backbone"""
 
-
-def train_parser() -> argparse.ArgumentParser:
-    p = _parser(
-        "vit_small_ds_train",
-        "Train a model, evaluate its best epoch on the test split, and write the run folder.",
-        _TRAIN_EXAMPLES,
-    )
-    d = RunSpec()
-    brought = {
-        preset: settings
-        for name in list_models()
-        for preset, settings in MODELS[name].preset_training.items()
-    }
-    _add_model_flags(
-        p,
-        "the first one listed"
-        + "".join(f"; {preset} also sets {_flags(s)}" for preset, s in brought.items()),
-    )
+# %% ../nbs/11_cli.ipynb #5d9361af
+def _add_architecture_flags(p):
+    "The flags that change the model and its augmentation."
     p.add_argument(
         "--attention",
         choices=ATTENTION_KINDS,
@@ -147,8 +132,8 @@ def train_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--pool",
         choices=POOLS,
-        help="what the ViT's head sees: all tokens flattened, their mean, or a class token; "
-        "unset: the preset's",
+        help="what the ViT's head sees: all tokens flattened, their mean, "
+        "or a class token; unset: the preset's",
     )
     p.add_argument(
         "--drop-path-rate",
@@ -158,9 +143,8 @@ def train_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--augment",
         choices=list_recipes(),
-        help="augmentation recipe: standard is the model document's, none only rescales and "
-        "resizes; unset: the "
-        "preset's, else standard"
+        help="augmentation recipe: standard is the model document's, none only "
+        "rescales and resizes; unset: the preset's, else standard"
         + "".join(
             f"; {name} also sets {_flags(recipe.training)}"
             for name, recipe in RECIPES.items()
@@ -177,11 +161,15 @@ def train_parser() -> argparse.ArgumentParser:
         type=_rate,
         help=f"probability of random erasing per image; unset: the recipe's ({erasing}, others: 0)",
     )
+
+# %% ../nbs/11_cli.ipynb #d2a46a75
+def _add_data_flags(p, d):
+    "The flags that choose the data and its split."
     p.add_argument(
         "--dataset",
         default=d.dataset,
-        help="sample, cifar10, cifar100, fashion_mnist, mnist, or a folder with a sub-folder per "
-        "class",
+        help="sample, cifar10, cifar100, fashion_mnist, mnist, or a "
+        "folder with a sub-folder per class",
     )
     p.add_argument("--data-dir", help="folder with the original dataset archives, for offline use")
     p.add_argument(
@@ -193,6 +181,10 @@ def train_parser() -> argparse.ArgumentParser:
         default=d.validation_split,
         help="share of each class held out for validation",
     )
+
+# %% ../nbs/11_cli.ipynb #1daba871
+def _add_training_flags(p, d):
+    "The flags of the optimizer, the schedule and the stopping rules."
     p.add_argument("--epochs", type=_positive_int, default=d.epochs, help="epochs to train")
     p.add_argument(
         "--time-budget",
@@ -241,6 +233,10 @@ def train_parser() -> argparse.ArgumentParser:
         default=d.seed,
         help="seed of the splits, the initial weights and the augmentation",
     )
+
+# %% ../nbs/11_cli.ipynb #40f519bd
+def _add_run_flags(p, d):
+    "The flags of the run's folder, starting point, precision and devices."
     p.add_argument("--output", help="run folder; default runs/<model>_<dataset>")
     p.add_argument(
         "--overwrite",
@@ -249,8 +245,9 @@ def train_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--init-from",
-        help="start from a saved model's weights: a run folder, a .keras file, a save_pretrained "
-        "folder, a documents' Keras 2 SavedModel, or hf://user/name (build it with its --preset)",
+        help="start from a saved model's weights: a run folder, a .keras file, a "
+        "save_pretrained folder, a documents' Keras 2 SavedModel, or "
+        "hf://user/name (build it with its --preset)",
     )
     p.add_argument(
         "--freeze-backbone",
@@ -268,12 +265,35 @@ def train_parser() -> argparse.ArgumentParser:
         "--verbose",
         type=int,
         choices=(0, 1, 2),
-        help="0: silent, 1: progress bars, 2: one line per epoch; unset: progress bars on a "
-        "terminal, else one line per epoch",
+        help="0: silent, 1: progress bars, 2: one line per epoch; unset: "
+        "progress bars on a terminal, else one line per epoch",
     )
+
+
+def train_parser() -> argparse.ArgumentParser:
+    p = _parser(
+        "vit_small_ds_train",
+        "Train a model, evaluate its best epoch on the test split, and write the run folder.",
+        _TRAIN_EXAMPLES,
+    )
+    d = RunSpec()
+    brought = {
+        preset: settings
+        for name in list_models()
+        for preset, settings in MODELS[name].preset_training.items()
+    }
+    _add_model_flags(
+        p,
+        "the first one listed"
+        + "".join(f"; {preset} also sets {_flags(s)}" for preset, s in brought.items()),
+    )
+    _add_architecture_flags(p)
+    _add_data_flags(p, d)
+    _add_training_flags(p, d)
+    _add_run_flags(p, d)
     return p
 
-
+# %% ../nbs/11_cli.ipynb #ba4b4c9c
 def run_spec(argv=None) -> RunSpec:
     """The `RunSpec` of `vit_small_ds_train`'s words `argv`: the flags left out take what the preset
     and the recipe bring (`RunSpec.resolve`), the flags given win."""
@@ -303,24 +323,24 @@ def evaluate_parser() -> argparse.ArgumentParser:
     p = _parser(
         "vit_small_ds_evaluate",
         "Print the test metrics of a saved model as JSON.",
-        "  vit_small_ds_evaluate runs/sl_vit_sample\n  vit_small_ds_evaluate my_model.keras "
-        "--dataset cifar10",
+        "  vit_small_ds_evaluate runs/sl_vit_sample\n  "
+        "vit_small_ds_evaluate my_model.keras --dataset cifar10",
     )
     p.add_argument(
         "path",
-        help="a run folder, a .keras file, a save_pretrained folder, a documents' Keras 2 "
-        "SavedModel, or hf://user/name",
+        help="a run folder, a .keras file, a save_pretrained folder, a "
+        "documents' Keras 2 SavedModel, or hf://user/name",
     )
     p.add_argument(
         "--dataset",
-        help="score on this dataset's test split instead of the run's (needed for a model file "
-        "without config.json)",
+        help="score on this dataset's test split instead of the run's "
+        "(needed for a model file without config.json)",
     )
     p.add_argument("--data-dir", help="folder with the original dataset archives, for offline use")
     p.add_argument("--batch-size", type=_positive_int, default=256, help="images per step")
     return p
 
-
+# %% ../nbs/11_cli.ipynb #0a7b0f24
 def evaluate(argv=None) -> dict:
     "Run `vit_small_ds_evaluate` with the command-line words `argv`; return the metrics."
     a = evaluate_parser().parse_args(argv)
@@ -346,8 +366,8 @@ def evaluate(argv=None) -> dict:
         raise invalid_argument(
             "dataset",
             data.name,
-            f"images of the model's input shape {tuple(model.input_shape[1:])}, "
-            f"but its images are {data.input_shape}",
+            "images of the model's input shape "
+            f"{tuple(model.input_shape[1:])}, but its images are {data.input_shape}",
         )
     scores = model.evaluate(
         make_pipeline(data.x_test, data.y_test, a.batch_size, training=False),
@@ -394,13 +414,13 @@ def predict_parser() -> argparse.ArgumentParser:
     p = _parser(
         "vit_small_ds_predict",
         "Print the most likely classes of each image, with their probabilities.",
-        "  vit_small_ds_predict runs/sl_vit_sample boot.png shirt.jpg\n  vit_small_ds_predict "
-        "runs/sl_vit_sample *.png --top 1 --json",
+        "  vit_small_ds_predict runs/sl_vit_sample boot.png shirt.jpg\n  "
+        "vit_small_ds_predict runs/sl_vit_sample *.png --top 1 --json",
     )
     p.add_argument(
         "path",
-        help="a run folder, a .keras file, a save_pretrained folder, a documents' Keras 2 "
-        "SavedModel, or hf://user/name",
+        help="a run folder, a .keras file, a save_pretrained folder, a "
+        "documents' Keras 2 SavedModel, or hf://user/name",
     )
     p.add_argument(
         "images", nargs="+", help="image files to classify; they are resized to the model's input"
@@ -413,7 +433,7 @@ def predict_parser() -> argparse.ArgumentParser:
     )
     return p
 
-
+# %% ../nbs/11_cli.ipynb #1fce81c8
 def predict(argv=None) -> dict:
     """Run `vit_small_ds_predict` with the command-line words `argv`; return `{image: [(class,
     probability), ...]}`."""
@@ -453,8 +473,8 @@ def bench_parser() -> argparse.ArgumentParser:
         "--loop",
         choices=TRAINING_LOOPS,
         default="train_on_batch",
-        help="train_on_batch: one call per step, as the documents' benchmark; fit: model.fit, as "
-        "training runs",
+        help="train_on_batch: one call per step, as the documents' "
+        "benchmark; fit: model.fit, as training runs",
     )
     _add_dtype_flags(p, default="float32")
     return p

@@ -52,8 +52,8 @@ class ImageDataset:
     def __repr__(self):
         return (
             f"ImageDataset({self.name!r}: {len(self.x_train)} train, {len(self.x_val)} val, "
-            f"{len(self.x_test)} test, input_shape={self.input_shape}, "
-            f"num_classes={self.num_classes})"
+            f"{len(self.x_test)} test, "
+            f"input_shape={self.input_shape}, num_classes={self.num_classes})"
         )
 
 # %% ../nbs/01_data.ipynb #1125495b
@@ -217,9 +217,9 @@ def _load_named(name, data_dir, download):
     )
     target = f"<data_dir>/{name}/" + (" or <data_dir>/" if spec.top_level_ok else "")
     raise DatasetNotFoundError(
-        f"Dataset {name!r} was not found locally and {problem}. Looked in: {where}. "
-        f"To use it offline, put {', '.join(spec.files)} in {target} and pass "
-        f"`data_dir=<data_dir>` (or set VIT_SMALL_DS_DATA=<data_dir>)."
+        f"Dataset {name!r} was not found locally and {problem}. Looked in: {where}. To "
+        f"use it offline, put {', '.join(spec.files)} in {target} and pass "
+        "`data_dir=<data_dir>` (or set VIT_SMALL_DS_DATA=<data_dir>)."
     )
 
 # %% ../nbs/01_data.ipynb #224b9eea
@@ -247,7 +247,7 @@ def load_image_folder(path, image_size=None, class_names=None):
     )
     if len(class_names) < 2:
         raise ValueError(
-            f"An image folder needs one sub-folder per class and at least two classes; "
+            "An image folder needs one sub-folder per class and at least two classes; "
             f"{str(path)!r} has {len(class_names)}: {class_names}"
         )
     images, labels = [], []
@@ -266,8 +266,8 @@ def load_image_folder(path, image_size=None, class_names=None):
     if len({im.shape for im in images}) > 1:
         raise ValueError(
             f"Images in {str(path)!r} have different sizes "
-            f"{sorted({im.shape[:2] for im in images})}; "
-            f"pass `image_size` to resize them all to one square size."
+            f"{sorted({im.shape[:2] for im in images})}; pass `image_size` "
+            "to resize them all to one square size."
         )
     x = np.stack(images)
     return (x[..., None] if x.ndim == 3 else x), np.array(labels, np.int64), class_names

@@ -32,8 +32,8 @@ def data_parallel():
             yield
     else:
         raise ValueError(
-            "Data-parallel training needs the jax or tensorflow backend. Received: "
-            f"backend={backend!r}"
+            "Data-parallel training needs the jax or tensorflow "
+            f"backend. Received: backend={backend!r}"
         )
 
 
@@ -55,11 +55,10 @@ def check_batches_split(data: ImageDataset, batch_size: int, devices: int):
         last = size % batch_size or batch_size
         if batch_size % devices or last % devices:
             raise ValueError(
-                f"Data-parallel training on {devices} devices splits every batch evenly between "
-                "them, "
-                f"but with batch_size={batch_size} the {split} split of {size} "
-                f"images ends with a batch of {last}. Choose a batch size and split sizes that are "
-                f"multiples of {devices}."
+                f"Data-parallel training on {devices} devices splits every batch evenly "
+                f"between them, but with batch_size={batch_size} the {split} split of "
+                f"{size} images ends with a batch of {last}. Choose a batch size and "
+                f"split sizes that are multiples of {devices}."
             )
 
 # %% ../nbs/09d_devices.ipynb #c2bc1ec6

@@ -35,8 +35,7 @@ def resample_position_embedding(embedding, num_patches: int):
     if old * old != embedding.shape[0] or new * new != num_patches:
         raise ValueError(
             "Position embeddings resample between square grids of patches. Received: "
-            f"{embedding.shape[0]} "
-            f"positions -> num_patches={num_patches}"
+            f"{embedding.shape[0]} positions -> num_patches={num_patches}"
         )
     grid = ops.reshape(
         ops.convert_to_tensor(embedding, "float32"), (1, old, old, embedding.shape[1])
@@ -46,7 +45,7 @@ def resample_position_embedding(embedding, num_patches: int):
         (num_patches, -1),
     )
 
-
+# %% ../nbs/10b_finetuning.ipynb #2626dd2b
 def transfer_weights(source: keras.Model, target: keras.Model) -> dict:
     """Copy `source`'s weights into `target` by path and shape. A head layer (`HEAD_LAYERS`) whose
     shape differs starts afresh, position embeddings of another grid are resampled; any other
@@ -84,9 +83,8 @@ def transfer_weights(source: keras.Model, target: keras.Model) -> dict:
             )
     if unfit:
         raise ValueError(
-            f"{source.name!r} cannot start {target.name!r}: {len(unfit)} weights do not fit "
-            f"(ours: saved), e.g. {'; '.join(unfit[:3])}. Build the model with the saved model's "
-            "preset."
+            f"{source.name!r} cannot start {target.name!r}: {len(unfit)} weights do not fit (ours: "
+            f"saved), e.g. {'; '.join(unfit[:3])}. Build the model with the saved model's preset."
         )
     targets = {w.path: w for w in target.weights}
     # a copy: JAX donates the buffers a model trains

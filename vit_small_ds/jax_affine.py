@@ -29,7 +29,7 @@ def _in_range(index, size: int, fill_mode: str):
         return (triangle(2 * index + 1, 2 * size + 1) - 1) // 2
     return index
 
-
+# %% ../nbs/02c_jax_affine.ipynb #7288224e
 def jax_affine_transform(
     images,
     transform,
@@ -90,7 +90,7 @@ def jax_affine_transform(
         outputs = jnp.moveaxis(outputs, -1, 1)
     return outputs[0] if unbatched else outputs
 
-
+# %% ../nbs/02c_jax_affine.ipynb #f03e2178
 class _ImageOps:
     "A backend's image module whose `affine_transform` is `jax_affine_transform`."
 
@@ -147,7 +147,7 @@ class RandomZoom(CompiledOnJax, layers.RandomZoom):
 class RandomTranslation(CompiledOnJax, layers.RandomTranslation):
     "Keras' `RandomTranslation`, compiled with the rest of the step on JAX."
 
-
+# %% ../nbs/02c_jax_affine.ipynb #f80e82eb
 @keras.saving.register_keras_serializable(package="vit_small_ds")
 class RandAugment(CompiledOnJax, layers.RandAugment):
     """Keras' `RandAugment` (its rotation, shear and translation interpolate), compiled with the

@@ -98,8 +98,8 @@ def documents_config(weights: dict, input_shape: tuple) -> ViTConfig:
     _, num_heads, key_dim = weights["block0/attention/query/kernel"].shape
     if key_dim != projection_dim:
         raise ValueError(
-            f"The SavedModel's attention heads are {key_dim} wide and its tokens {projection_dim}: "
-            "the documents' ViT has heads as wide as its tokens."
+            f"The SavedModel's attention heads are {key_dim} wide and its tokens "
+            f"{projection_dim}: the documents' ViT has heads as wide as its tokens."
         )
     return ViTConfig(
         input_shape=tuple(input_shape),
@@ -125,7 +125,7 @@ def is_savedmodel(folder) -> bool:
     "Whether `folder` holds a TensorFlow SavedModel."
     return (Path(folder) / "saved_model.pb").is_file()
 
-
+# %% ../nbs/10a_keras2.ipynb #025d5f6b
 def load_documents_savedmodel(folder) -> tuple:
     """`(model, config)`: the documents' ViT or SL-ViT saved by Keras 2 in the SavedModel `folder`,
     as this library's Keras 3 model with the same weights, and its `ViTConfig` (the published
@@ -143,9 +143,8 @@ def load_documents_savedmodel(folder) -> tuple:
         unknown = [n for n, p in zip(names, paths) if p is None][:5]
         raise ValueError(
             f"{folder} is a SavedModel, but not of the documents' ViT or SL-ViT: expected Keras 2 "
-            "variables "
-            "such as shifted_patch_tokenization/dense/kernel, patch_encoder/embedding/embeddings "
-            "and "
+            "variables such as shifted_patch_tokenization/dense/kernel, "
+            "patch_encoder/embedding/embeddings and "
             f"multi_head_attention*/query/kernel; found {len(names)} variables, of which "
             f"{unknown or names[:5]} {'are unknown' if unknown else '(the first)'}."
         )

@@ -10,6 +10,7 @@ __all__ = ['ATTENTION_KINDS', 'TokenDense', 'ProjectedAttention', 'mask_value', 
 # %% ../nbs/04_lsa.ipynb #81cb286b
 import math
 
+from fastcore.basics import patch
 import keras
 from keras import layers, ops
 
@@ -55,7 +56,7 @@ class TokenDense(layers.EinsumDense):
             x = ops.add(x, bias)
         return ops.reshape(x, (-1, ops.shape(inputs)[1], *outputs))
 
-
+# %% ../nbs/04_lsa.ipynb #b170fa0f
 class ProjectedAttention(layers.Layer):
     """Multi-head self- or cross-attention with Keras' projections and its `(query, value)` call;
     subclasses define `attend`. The output has the width of the query; keys and values are both
@@ -108,68 +109,86 @@ class ProjectedAttention(layers.Layer):
         "A scalar the queries are multiplied by, folded into their projection; None: 1."
         return None
 
-    def build(self, query_shape, value_shape=None):
-        value_shape = value_shape or query_shape
-        heads = (None, self.num_heads, self.key_dim)
-        self.query_dense = self._dense(
-            "abc,cde->abde", heads, "de", "query", self._query_key_constraint()
-        )
-        self.key_dense = self._dense(
-            "abc,cde->abde", heads, "de", "key", self._query_key_constraint()
-        )
-        self.value_dense = self._dense("abc,cde->abde", heads, "de", "value")
-        self.output_dense = self._dense(
-            "abcd,cde->abe", (None, query_shape[-1]), "e", "attention_output"
-        )
-        self.query_dense.build(query_shape)
-        self.key_dense.build(value_shape)
-        self.value_dense.build(value_shape)
-        self.output_dense.build((*query_shape[:-1], self.num_heads, self.key_dim))
+# %% ../nbs/04_lsa.ipynb #caec0065
+@patch
+def build(self: ProjectedAttention, query_shape, value_shape=None):
+    value_shape = value_shape or query_shape
+    heads = (None, self.num_heads, self.key_dim)
+    self.query_dense = self._dense(
+        "abc,cde->abde", heads, "de", "query", self._query_key_constraint()
+    )
+    self.key_dense = self._dense("abc,cde->abde", heads, "de", "key", self._query_key_constraint())
+    self.value_dense = self._dense("abc,cde->abde", heads, "de", "value")
+    self.output_dense = self._dense(
+        "abcd,cde->abe", (None, query_shape[-1]), "e", "attention_output"
+    )
+    self.query_dense.build(query_shape)
+    self.key_dense.build(value_shape)
+    self.value_dense.build(value_shape)
+    self.output_dense.build((*query_shape[:-1], self.num_heads, self.key_dim))
 
-    def _mask(self, query, value, attention_mask):
-        "Boolean (B or 1, Tq, Tk) mask of the allowed query-key pairs, or None."
-        mask = None if attention_mask is None else ops.cast(attention_mask, "bool")
-        if self.diagonal_mask:
-            off_diagonal = ops.logical_not(
-                ops.eye(ops.shape(query)[1], ops.shape(value)[1], dtype="bool")
-            )[None]
-            mask = off_diagonal if mask is None else ops.logical_and(mask, off_diagonal)
-        return mask
 
-    def attend(self, query, key, value, mask, training, return_weights):
-        """From `(B, heads, T, dim)` inputs, outputs `(B, heads, Tq, dim)` and weights `(B, heads,
-        Tq, Tk)` (or None)."""
-        raise NotImplementedError
+@patch
+def _mask(self: ProjectedAttention, query, value, attention_mask):
+    "Boolean (B or 1, Tq, Tk) mask of the allowed query-key pairs, or None."
+    mask = None if attention_mask is None else ops.cast(attention_mask, "bool")
+    if self.diagonal_mask:
+        off_diagonal = ops.logical_not(
+            ops.eye(ops.shape(query)[1], ops.shape(value)[1], dtype="bool")
+        )[None]
+        mask = off_diagonal if mask is None else ops.logical_and(mask, off_diagonal)
+    return mask
 
-    def call(self, query, value, attention_mask=None, return_attention_scores=False, training=None):
-        mask = self._mask(query, value, attention_mask)
-        q = _heads_first(self.query_dense(query, scale=self._query_scale()))  # (B, heads, T, dim)
-        k, v = _heads_first(self.key_dense(value)), _heads_first(self.value_dense(value))
-        attended, weights = self.attend(q, k, v, mask, training, return_attention_scores)
-        # (B, Tq, heads, dim) -> (B, Tq, query width)
-        output = self.output_dense(_heads_first(attended))
-        return (output, weights) if return_attention_scores else output
 
-    def compute_output_shape(self, query_shape, value_shape=None):
-        return query_shape
+@patch
+def attend(self: ProjectedAttention, query, key, value, mask, training, return_weights):
+    """From `(B, heads, T, dim)` inputs, outputs `(B, heads, Tq, dim)` and weights `(B, heads,
+    Tq, Tk)` (or None)."""
+    raise NotImplementedError
 
-    def get_config(self):
-        return {
-            **super().get_config(),
-            "num_heads": self.num_heads,
-            "key_dim": self.key_dim,
-            "dropout": self.dropout,
-            "use_bias": self.use_bias,
-            "diagonal_mask": self.diagonal_mask,
-            "kernel_initializer": keras.initializers.serialize(self.kernel_initializer),
-            "bias_initializer": keras.initializers.serialize(self.bias_initializer),
-        }
 
-    @classmethod
-    def from_config(cls, config):
-        # Version 0.1 also saved `value_dim` and `output_shape`; every model held key_dim and None
-        # there.
-        return cls(**{k: v for k, v in config.items() if k not in ("value_dim", "output_shape")})
+@patch
+def call(
+    self: ProjectedAttention,
+    query,
+    value,
+    attention_mask=None,
+    return_attention_scores=False,
+    training=None,
+):
+    mask = self._mask(query, value, attention_mask)
+    q = _heads_first(self.query_dense(query, scale=self._query_scale()))  # (B, heads, T, dim)
+    k, v = _heads_first(self.key_dense(value)), _heads_first(self.value_dense(value))
+    attended, weights = self.attend(q, k, v, mask, training, return_attention_scores)
+    # (B, Tq, heads, dim) -> (B, Tq, query width)
+    output = self.output_dense(_heads_first(attended))
+    return (output, weights) if return_attention_scores else output
+
+
+@patch
+def compute_output_shape(self: ProjectedAttention, query_shape, value_shape=None):
+    return query_shape
+
+# %% ../nbs/04_lsa.ipynb #e4df6e18
+@patch
+def get_config(self: ProjectedAttention):
+    return {
+        **super(ProjectedAttention, self).get_config(),
+        "num_heads": self.num_heads,
+        "key_dim": self.key_dim,
+        "dropout": self.dropout,
+        "use_bias": self.use_bias,
+        "diagonal_mask": self.diagonal_mask,
+        "kernel_initializer": keras.initializers.serialize(self.kernel_initializer),
+        "bias_initializer": keras.initializers.serialize(self.bias_initializer),
+    }
+
+
+@patch(cls_method=True)
+def from_config(cls: ProjectedAttention, config):
+    # Version 0.1 also saved `value_dim` and `output_shape`; every model held key_dim and None
+    # there.
+    return cls(**{k: v for k, v in config.items() if k not in ("value_dim", "output_shape")})
 
 # %% ../nbs/04_lsa.ipynb #ae190018
 def mask_value(dtype) -> float:
@@ -228,7 +247,7 @@ class DotProductAttention(ProjectedAttention):
             query, key, value, mask, self.dropout_layer, training, return_weights
         )
 
-
+# %% ../nbs/04_lsa.ipynb #0bd07ff3
 @keras.saving.register_keras_serializable(package="vit_small_ds")
 class MultiHeadAttentionLSA(DotProductAttention):
     """Locality Self-Attention (Lee et al. 2021, https://arxiv.org/abs/2112.13492).
@@ -287,7 +306,7 @@ class Orthonormal(keras.constraints.Constraint):
     def get_config(self):
         return {"beta": self.beta}
 
-
+# %% ../nbs/04_lsa.ipynb #f2e22c54
 @keras.saving.register_keras_serializable(package="vit_small_ds")
 class CosineAttention(ProjectedAttention):
     """Multi-head attention on cosine similarities: softmax(scale * q_hat . k_hat) v, with `scale`
@@ -349,8 +368,8 @@ class LinearAttention(ProjectedAttention):
     def call(self, query, value, attention_mask=None, return_attention_scores=False, training=None):
         if attention_mask is not None:
             raise ValueError(
-                "LinearAttention supports only `diagonal_mask`; pass attention_mask=None, "
-                "or use MultiHeadAttentionLSA / CosineAttention."
+                "LinearAttention supports only `diagonal_mask`; pass "
+                "attention_mask=None, or use MultiHeadAttentionLSA / CosineAttention."
             )
         return super().call(
             query, value, return_attention_scores=return_attention_scores, training=training

@@ -118,7 +118,7 @@ FASHION_TRAINING = dict(
     label_smoothing=0.1,
 )
 
-
+# %% ../nbs/08_models.ipynb #fd7eaa89
 def _vit(**variant):
     return ModelRecipe(
         VIT_PRESETS,
@@ -178,6 +178,7 @@ PAPER_TRAINING = dict(
     repeated_augmentation=3,
 )
 
+
 RECIPES = {
     "standard": AugmentRecipe(
         lambda model, config, normalize_on: model.augmentation(config, normalize_on)
@@ -202,7 +203,7 @@ def list_models() -> list:
     "The names of every registered model."
     return list(MODELS)
 
-
+# %% ../nbs/08_models.ipynb #795861bb
 def list_presets(name: str) -> list:
     "The presets of model `name`, its default first."
     model = model_recipe(name)
@@ -265,7 +266,7 @@ def create_model(
         name=name,
     )
 
-
+# %% ../nbs/08_models.ipynb #099a125a
 def build_model(
     name: str,
     data,

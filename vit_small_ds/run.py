@@ -12,6 +12,7 @@ import sys
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
+from fastcore.basics import patch
 import keras
 
 from .checks import invalid_argument
@@ -26,7 +27,7 @@ from .training import TrainConfig, run_experiment
 # %% ../nbs/09e_run.ipynb #6f88288b
 _TRAIN = TrainConfig()
 
-
+# %% ../nbs/09e_run.ipynb #adc8c429
 @dataclass(frozen=True)
 class RunSpec:
     """Everything one training run is made of: what `vit_small_ds_train`'s flags say, and what
@@ -77,19 +78,21 @@ class RunSpec:
         chosen = {name: value for name, value in given.items() if name not in ("model", "preset")}
         return cls(model=model, preset=preset, **run_settings(model, preset, **chosen))
 
-    @classmethod
-    def from_run(cls, folder) -> "RunSpec":
-        "The spec a run folder's `config.json` records."
-        return cls(**json.loads((Path(folder) / "config.json").read_text())["run"])
+# %% ../nbs/09e_run.ipynb #71ebc354
+@patch(cls_method=True)
+def from_run(cls: RunSpec, folder) -> "RunSpec":
+    "The spec a run folder's `config.json` records."
+    return cls(**json.loads((Path(folder) / "config.json").read_text())["run"])
 
-    @property
-    def overrides(self) -> dict:
-        "The architecture settings this run changes in its preset."
-        return {
-            name: getattr(self, name)
-            for name in ("attention", "pool", "drop_path_rate")
-            if getattr(self, name) is not None
-        }
+
+@patch(as_prop=True)
+def overrides(self: RunSpec) -> dict:
+    "The architecture settings this run changes in its preset."
+    return {
+        name: getattr(self, name)
+        for name in ("attention", "pool", "drop_path_rate")
+        if getattr(self, name) is not None
+    }
 
 # %% ../nbs/09e_run.ipynb #a2c6d0a3
 def _dataset_source(dataset: str) -> str:
@@ -101,11 +104,9 @@ def _dataset_source(dataset: str) -> str:
         else dataset
     )
 
-
-def train(spec: RunSpec = None, **settings) -> dict:
-    """Train the run `spec` (from `RunSpec.resolve` or `RunSpec.from_run`), or else
-    `RunSpec.resolve(**settings)`, evaluate its best epoch on the test split, write its run
-    folder, and return its metrics. What the command line `vit_small_ds_train` runs."""
+# %% ../nbs/09e_run.ipynb #8e69f6b2
+def _check_spec(spec, settings):
+    "The run to train: `spec`, or `RunSpec.resolve(**settings)`; one line for what cannot work."
     if spec is None:
         spec = RunSpec.resolve(**settings)
     elif settings:
@@ -118,44 +119,28 @@ def train(spec: RunSpec = None, **settings) -> dict:
         )
     if spec.freeze_backbone and not spec.init_from:
         raise invalid_argument(
-            "freeze_backbone",
-            True,
-            "--init-from as well: a frozen backbone must come from a trained model",
+            "freeze_backbone", True, "--init-from as well: a frozen backbone needs a trained model"
         )
-    policy = resolve_dtype_policy(spec.dtype_policy)
     # the preset and the settings, checked before the data loads
     model_recipe(spec.model).config(spec.preset, **spec.overrides)
-    output = spec.output or f"runs/{spec.model}_{Path(spec.dataset).name}"
+    return spec
+
+
+def _train_config(spec, policy, output):
+    "The `TrainConfig` of a run: the settings both hold, by name, and where its files go."
+    shared = {f.name for f in fields(TrainConfig)} & {f.name for f in fields(RunSpec)}
     verbose = spec.verbose if spec.verbose is not None else 1 if sys.stdout.isatty() else 2
-    config = TrainConfig(
-        epochs=spec.epochs,
-        batch_size=spec.batch_size,
-        learning_rate=spec.learning_rate,
-        weight_decay=spec.weight_decay,
-        warmup_fraction=spec.warmup_fraction,
-        label_smoothing=spec.label_smoothing,
-        mixing=spec.mixing,
-        repeated_augmentation=spec.repeated_augmentation,
-        seed=spec.seed,
+    return TrainConfig(
+        **{name: getattr(spec, name) for name in shared},
         output_dir=output,
         verbose=verbose,
-        time_budget=spec.time_budget,
-        patience=spec.patience,
-        overwrite=spec.overwrite,
         dtype_policy=policy,
     )
-    prepare_run_folder(output, spec.overwrite)  # a finished run is refused before the data loads
-    data = load_dataset(
-        spec.dataset,
-        data_dir=spec.data_dir,
-        validation_split=spec.validation_split,
-        seed=spec.seed,
-        image_size=spec.image_size,
-    )
-    architecture = model_recipe(spec.model).config(
-        spec.preset, input_shape=data.input_shape, num_classes=data.num_classes, **spec.overrides
-    )
-    settings = {
+
+# %% ../nbs/09e_run.ipynb #af307a6b
+def _recorded_settings(spec, architecture):
+    "How the model and the data were made, for the run's `config.json`."
+    return {
         "preset": spec.preset,
         "overrides": spec.overrides,
         "augment": spec.augment,
@@ -170,11 +155,55 @@ def train(spec: RunSpec = None, **settings) -> dict:
         "architecture": asdict(architecture),
         "run": asdict(spec),
     }
+
+
+def _start_from(spec, model):
+    "Copy `spec.init_from`'s weights into `model`, and freeze its backbone if asked."
+    plan = transfer_weights(load_pretrained(spec.init_from)[0], model)
+    fresh = ", ".join(plan["fresh"]) or "none"
+    frozen = "; only logits trains" if spec.freeze_backbone else ""
+    print(
+        f"Started from {spec.init_from}: {len(plan['copied'])} weights copied, "
+        f"{len(plan['resampled'])} resampled, afresh: {fresh}{frozen}"
+    )
+    if spec.freeze_backbone:
+        freeze_backbone(model)
+
+
+def _summary(metrics, output):
+    return (
+        f"{metrics['model']} on {metrics['dataset']}: test accuracy "
+        f"{100 * metrics['test_accuracy']:.2f}%, top-5 {100 * metrics['test_top5_accuracy']:.2f}% "
+        f"(best epoch {metrics['best_epoch']} of {metrics['epochs_run']}, "
+        f"{metrics['train_seconds']:.0f} s in epochs, "
+        f"{metrics['fit_wall_seconds']:.0f} s in all). Files in {output}/"
+    )
+
+# %% ../nbs/09e_run.ipynb #d00ca923
+def train(
+    spec: RunSpec = None,  # a resolved run (`RunSpec.resolve`, `RunSpec.from_run`)
+    **settings,  # without `spec`: the run `RunSpec.resolve(**settings)`
+) -> dict:
+    """Train a run, evaluate its best epoch on the test split, write its run folder, and return its
+    metrics. What the command line `vit_small_ds_train` runs."""
+    spec = _check_spec(spec, settings)
+    policy = resolve_dtype_policy(spec.dtype_policy)
+    output = spec.output or f"runs/{spec.model}_{Path(spec.dataset).name}"
+    config = _train_config(spec, policy, output)
+    prepare_run_folder(output, spec.overwrite)  # a finished run is refused before the data loads
+    data = load_dataset(
+        spec.dataset,
+        data_dir=spec.data_dir,
+        validation_split=spec.validation_split,
+        seed=spec.seed,
+        image_size=spec.image_size,
+    )
+    architecture = model_recipe(spec.model).config(
+        spec.preset, input_shape=data.input_shape, num_classes=data.num_classes, **spec.overrides
+    )
     keras.utils.set_random_seed(spec.seed)
-    with (
-        data_parallel() if spec.distribute else contextlib.nullcontext(),
-        using_dtype_policy(policy),
-    ):
+    distribution = data_parallel() if spec.distribute else contextlib.nullcontext()
+    with distribution, using_dtype_policy(policy):
         model = build_model(
             spec.model,
             data,
@@ -186,22 +215,8 @@ def train(spec: RunSpec = None, **settings) -> dict:
         auto = " (auto)" if spec.dtype_policy == "auto" else ""
         print(f"{model.name}: {model.count_params():,} parameters, {policy}{auto}; {data}")
         if spec.init_from:
-            plan = transfer_weights(load_pretrained(spec.init_from)[0], model)
-            print(
-                f"Started from {spec.init_from}: {len(plan['copied'])} weights copied, "
-                f"{len(plan['resampled'])} "
-                f"resampled, afresh: {', '.join(plan['fresh']) or 'none'}"
-                f"{'; only logits trains' if spec.freeze_backbone else ''}"
-            )
-        if spec.freeze_backbone:
-            freeze_backbone(model)
+            _start_from(spec, model)
+        settings = _recorded_settings(spec, architecture)
         _, metrics = run_experiment(model, data, config, settings=settings)
-    print(
-        f"{metrics['model']} on {metrics['dataset']}: test accuracy "
-        f"{100 * metrics['test_accuracy']:.2f}%, "
-        f"top-5 {100 * metrics['test_top5_accuracy']:.2f}% (best epoch {metrics['best_epoch']} of "
-        f"{metrics['epochs_run']}, {metrics['train_seconds']:.0f} s in epochs, "
-        f"{metrics['fit_wall_seconds']:.0f} s "
-        f"in all). Files in {output}/"
-    )
+    print(_summary(metrics, output))
     return metrics

@@ -72,8 +72,8 @@ def prepare_run_folder(folder, overwrite: bool = False) -> bool:
         raise invalid_argument(
             "output_dir",
             str(folder),
-            "a folder without a finished run, but it holds one (metrics.json); "
-            "pass overwrite=True (--overwrite) to start afresh, or choose another folder",
+            "a folder without a finished run, but it holds one (metrics.json); pass "
+            "overwrite=True (--overwrite) to start afresh, or choose another folder",
             FileExistsError,
         )
     if not finished and (folder / "backup").is_dir():

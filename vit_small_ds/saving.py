@@ -102,7 +102,7 @@ def save_pretrained(
             (folder / name).write_text(text)
     return info
 
-
+# %% ../nbs/10_saving.ipynb #877e1e58
 def load_pretrained(source: str):
     """`(model, info)` from any saved model: a run folder or a `.keras` file (`info` then holds the
     run's `config.json` as `run_config` and its `class_names`, when they are beside it), a folder
@@ -134,7 +134,7 @@ def load_pretrained(source: str):
     if not folder.exists():
         raise FileNotFoundError(
             f"{location}: no such file or folder; expected a run folder, a .keras file, a folder "
-            f"written by save_pretrained, a Keras 2 SavedModel, or hf://user/name."
+            "written by save_pretrained, a Keras 2 SavedModel, or hf://user/name."
         )
     found = (
         sorted(p.name for p in folder.iterdir())
@@ -142,9 +142,9 @@ def load_pretrained(source: str):
         else "a file that is not a .keras model"
     )
     raise ValueError(
-        f"{location} holds neither a run's model.keras, nor a model written by save_pretrained "
-        f"(vit_small_ds.json, config.json, model.weights.h5), nor a TensorFlow SavedModel "
-        f"(saved_model.pb); found: {found}."
+        f"{location} holds neither a run's model.keras, nor a model written by "
+        "save_pretrained (vit_small_ds.json, config.json, model.weights.h5), nor a "
+        f"TensorFlow SavedModel (saved_model.pb); found: {found}."
     )
 
 
@@ -163,13 +163,13 @@ def _run_info(model_file: Path, location: str) -> dict:
         "class_names": beside("class_names.json"),
     }
 
-
+# %% ../nbs/10_saving.ipynb #70a3b017
 def _huggingface_hub():
     try:
         import huggingface_hub
     except ImportError as e:
         raise ImportError(
-            "Sharing on the Hugging Face Hub needs `pip install huggingface_hub` "
-            "(and `huggingface-cli login` to upload)."
+            "Sharing on the Hugging Face Hub needs `pip install "
+            "huggingface_hub` (and `huggingface-cli login` to upload)."
         ) from e
     return huggingface_hub

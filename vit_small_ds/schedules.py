@@ -19,12 +19,12 @@ def warmup_cosine(
     check_positive_int(total_steps=total_steps)
     if not 0 <= warmup_steps < total_steps:
         raise ValueError(
-            f"`warmup_steps` must be at least 0 and less than `total_steps`. "
-            f"Received: warmup_steps={warmup_steps}, total_steps={total_steps}"
+            "`warmup_steps` must be at least 0 and less than `total_steps`. Received: "
+            f"warmup_steps={warmup_steps}, total_steps={total_steps}"
         )
     if warmup_steps and learning_rate < warmup_learning_rate:
         raise ValueError(
-            f"`learning_rate` must be at least `warmup_learning_rate`. Received: "
+            "`learning_rate` must be at least `warmup_learning_rate`. Received: "
             f"learning_rate={learning_rate}, warmup_learning_rate={warmup_learning_rate}"
         )
     return keras.optimizers.schedules.CosineDecay(

@@ -9,6 +9,7 @@ __all__ = ['SHIFTVIT_PRESETS', 'check_num_div', 'shift_channels', 'ShiftViTBlock
 # %% ../nbs/06_shiftvit.ipynb #f880ed6c
 from dataclasses import dataclass
 
+from fastcore.basics import patch
 import keras
 import numpy as np
 from keras import layers, ops
@@ -32,13 +33,13 @@ def shift_channels(x, num_div: int = 12, shift_pixel: int = 1):
     check_num_div(num_div)
     if channels < num_div:
         raise ValueError(
-            f"`num_div` must not exceed the number of channels, or no channel moves. "
+            "`num_div` must not exceed the number of channels, or no channel moves. "
             f"Received: num_div={num_div}, channels={channels}"
         )
     if not 0 < shift_pixel < min(height, width):
         raise ValueError(
-            f"`shift_pixel` must be positive and smaller than the feature map. "
-            f"Received: shift_pixel={shift_pixel}, feature map {height}x{width}"
+            "`shift_pixel` must be positive and smaller than the feature map. Received: "
+            f"shift_pixel={shift_pixel}, feature map {height}x{width}"
         )
     g, s = channels // num_div, shift_pixel
     return ops.concatenate(
@@ -147,7 +148,7 @@ class PatchMerging(layers.Layer):
     def get_config(self):
         return {**super().get_config(), "layer_norm_eps": self.layer_norm_eps}
 
-
+# %% ../nbs/06_shiftvit.ipynb #0e5d8fcc
 @keras.saving.register_keras_serializable(package="vit_small_ds")
 class StackedShiftBlocks(layers.Layer):
     """A stage: a `ShiftViTBlock` per entry of `drop_path_rates`, then `PatchMerging` if `merge`."""
@@ -194,29 +195,35 @@ class StackedShiftBlocks(layers.Layer):
         if self.patch_merging is not None:
             self.patch_merging.build(input_shape)
 
-    def call(self, x, training=None):
-        for block in self.blocks:
-            x = block(x, training=training)
-        return x if self.patch_merging is None else self.patch_merging(x)
+# %% ../nbs/06_shiftvit.ipynb #149d868b
+@patch
+def call(self: StackedShiftBlocks, x, training=None):
+    for block in self.blocks:
+        x = block(x, training=training)
+    return x if self.patch_merging is None else self.patch_merging(x)
 
-    def compute_output_shape(self, input_shape):
-        return (
-            input_shape
-            if self.patch_merging is None
-            else self.patch_merging.compute_output_shape(input_shape)
-        )
 
-    def get_config(self):
-        return {
-            **super().get_config(),
-            "drop_path_rates": self.drop_path_rates,
-            "merge": self.merge,
-            "num_div": self.num_div,
-            "shift_pixel": self.shift_pixel,
-            "mlp_expand_ratio": self.mlp_expand_ratio,
-            "dropout": self.dropout,
-            "layer_norm_eps": self.layer_norm_eps,
-        }
+@patch
+def compute_output_shape(self: StackedShiftBlocks, input_shape):
+    return (
+        input_shape
+        if self.patch_merging is None
+        else self.patch_merging.compute_output_shape(input_shape)
+    )
+
+
+@patch
+def get_config(self: StackedShiftBlocks):
+    return {
+        **super(StackedShiftBlocks, self).get_config(),
+        "drop_path_rates": self.drop_path_rates,
+        "merge": self.merge,
+        "num_div": self.num_div,
+        "shift_pixel": self.shift_pixel,
+        "mlp_expand_ratio": self.mlp_expand_ratio,
+        "dropout": self.dropout,
+        "layer_norm_eps": self.layer_norm_eps,
+    }
 
 # %% ../nbs/06_shiftvit.ipynb #0f681016
 @dataclass
@@ -254,8 +261,7 @@ class ShiftViTConfig:
         if self.shift_pixel >= smallest:
             raise ValueError(
                 f"`shift_pixel` must be smaller than the last stage's {smallest}x{smallest} "
-                "feature map; "
-                "use a larger image_size or fewer stages. Received: "
+                "feature map; use a larger image_size or fewer stages. Received: "
                 f"shift_pixel={self.shift_pixel}, "
                 f"image_size={self.image_size}, patch_size={self.patch_size}"
             )

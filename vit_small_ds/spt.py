@@ -7,6 +7,7 @@ __all__ = ['SHIFT_DIRECTIONS', 'check_patch_size', 'Patches', 'translate', 'diag
            'ShiftedPatchTokenization']
 
 # %% ../nbs/03_spt.ipynb #ba6076f5
+from fastcore.basics import patch
 import keras
 from keras import layers, ops
 
@@ -16,7 +17,7 @@ def check_patch_size(patch_size: int, image_size: int):
     image."""
     if patch_size < 1 or image_size % patch_size:
         raise ValueError(
-            f"`patch_size` must be a positive divisor of `image_size` so the patches tile the "
+            "`patch_size` must be a positive divisor of `image_size` so the patches tile the "
             f"image. Received: patch_size={patch_size}, image_size={image_size}"
         )
 
@@ -101,8 +102,7 @@ class PatchEncoder(layers.Layer):
         if tuple(input_shape[1:]) != (self.num_patches, self.projection_dim):
             raise ValueError(
                 f"PatchEncoder expects {self.num_patches} tokens of width "
-                f"projection_dim={self.projection_dim}. "
-                f"Received: input_shape={input_shape}"
+                f"projection_dim={self.projection_dim}. Received: input_shape={input_shape}"
             )
         self.position_embedding = self.add_weight(
             shape=(self.num_patches, self.projection_dim),
@@ -173,42 +173,51 @@ class ShiftedPatchTokenization(layers.Layer):
         views = 5 if self.shifted else 1  # the image, and its four shifts
         return (input_shape[0], self.num_patches, self.patch_size**2 * input_shape[-1] * views)
 
-    def build(self, input_shape):
-        if tuple(input_shape[1:3]) != (self.image_size, self.image_size):
-            raise ValueError(
-                f"ShiftedPatchTokenization was built for image_size={self.image_size} but received "
-                f"images of shape {tuple(input_shape[1:])}; resize them to "
-                f"{self.image_size}x{self.image_size}."
-            )
-        patch_shape = self._patch_shape(input_shape)
-        if self.shifted:
-            self.layer_norm.build(patch_shape)
-        self.projection.build(patch_shape)
+# %% ../nbs/03_spt.ipynb #ca7f7eda
+@patch
+def build(self: ShiftedPatchTokenization, input_shape):
+    if tuple(input_shape[1:3]) != (self.image_size, self.image_size):
+        raise ValueError(
+            f"ShiftedPatchTokenization was built for image_size={self.image_size} "
+            f"but received images of shape {tuple(input_shape[1:])}; resize "
+            f"them to {self.image_size}x{self.image_size}."
+        )
+    patch_shape = self._patch_shape(input_shape)
+    if self.shifted:
+        self.layer_norm.build(patch_shape)
+    self.projection.build(patch_shape)
 
-    def call(self, images):
-        if self.shifted:
-            images = diagonal_shifts(images, self.patch_size // 2)  # (B, H, W, 5C)
-        patches = self.patches(images)  # (B, N, P*P*C*views)
-        # (B, N, projection_dim)
-        return self.projection(self.layer_norm(patches) if self.shifted else patches)
 
-    def compute_output_shape(self, input_shape):
-        return (input_shape[0], self.num_patches, self.projection_dim)
+@patch
+def call(self: ShiftedPatchTokenization, images):
+    if self.shifted:
+        images = diagonal_shifts(images, self.patch_size // 2)  # (B, H, W, 5C)
+    patches = self.patches(images)  # (B, N, P*P*C*views)
+    # (B, N, projection_dim)
+    return self.projection(self.layer_norm(patches) if self.shifted else patches)
 
-    def get_config(self):
-        return {
-            **super().get_config(),
-            "image_size": self.image_size,
-            "patch_size": self.patch_size,
-            "projection_dim": self.projection_dim,
-            "shifted": self.shifted,
-            "layer_norm_eps": self.layer_norm_eps,
-        }
 
-    @classmethod
-    def from_config(cls, config):
-        config = dict(config)
-        # the name in version 0.1
-        if "vanilla" in config:
-            config["shifted"] = not config.pop("vanilla")
-        return cls(**config)
+@patch
+def compute_output_shape(self: ShiftedPatchTokenization, input_shape):
+    return (input_shape[0], self.num_patches, self.projection_dim)
+
+
+@patch
+def get_config(self: ShiftedPatchTokenization):
+    return {
+        **super(ShiftedPatchTokenization, self).get_config(),
+        "image_size": self.image_size,
+        "patch_size": self.patch_size,
+        "projection_dim": self.projection_dim,
+        "shifted": self.shifted,
+        "layer_norm_eps": self.layer_norm_eps,
+    }
+
+
+@patch(cls_method=True)
+def from_config(cls: ShiftedPatchTokenization, config):
+    config = dict(config)
+    # the name in version 0.1
+    if "vanilla" in config:
+        config["shifted"] = not config.pop("vanilla")
+    return cls(**config)

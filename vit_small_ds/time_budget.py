@@ -64,7 +64,7 @@ def plan_epochs(
     epoch_seconds = steps_per_epoch * train_step + val_steps * val_step
     return max(1, int((budget_seconds * (1 - reserve) - compilation) // epoch_seconds))
 
-
+# %% ../nbs/09c_time_budget.ipynb #5b7c950b
 class StopAtDeadline(keras.callbacks.Callback):
     """Stop after an epoch if one more epoch as long as it would end after `deadline` (a
     `time.monotonic()` value)."""

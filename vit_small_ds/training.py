@@ -125,14 +125,14 @@ def check_labels(labels, num_classes: int, name: str = "labels"):
     labels = np.asarray(labels)
     if labels.ndim != 1 or not np.issubdtype(labels.dtype, np.integer):
         raise ValueError(
-            f"`{name}` must be a 1-D array of integer class ids. Received: dtype={labels.dtype}, "
-            f"shape={labels.shape}"
+            f"`{name}` must be a 1-D array of integer class ids. Received: "
+            f"dtype={labels.dtype}, shape={labels.shape}"
         )
     bad = labels[(labels < 0) | (labels >= num_classes)]
     if bad.size:
         raise ValueError(
-            f"`{name}` must be in [0, {num_classes}) (num_classes={num_classes}). "
-            f"Received {bad.size} labels outside it, e.g. {bad[:5].tolist()}"
+            f"`{name}` must be in [0, {num_classes}) (num_classes={num_classes}). Received "
+            f"{bad.size} labels outside it, e.g. {bad[:5].tolist()}"
         )
 
 # %% ../nbs/09_training.ipynb #705a1390
@@ -143,8 +143,8 @@ def predict_probabilities(model: keras.Model, images, batch_size: int = 256) -> 
     expected = tuple(model.input_shape[1:])
     if images.ndim != len(expected) + 1 or images.shape[1:] != expected:
         raise ValueError(
-            f"`images` must be a batch of shape (n, {', '.join(map(str, expected))}) for model "
-            f"{model.name!r}. Received: images.shape={images.shape}"
+            f"`images` must be a batch of shape (n, {', '.join(map(str, expected))}) for "
+            f"model {model.name!r}. Received: images.shape={images.shape}"
             + (" (one image? add a batch axis: images[None])" if images.shape == expected else "")
         )
     return ops.convert_to_numpy(
@@ -184,7 +184,7 @@ def _run_callbacks(out, best_weights, config, resuming):
         )
     return callbacks
 
-
+# %% ../nbs/09_training.ipynb #055aa417
 def _epochs_for_budget(
     model, data, config, train_map, val_map, steps_per_epoch, plan_file, started
 ):
@@ -222,33 +222,24 @@ def _epochs_for_budget(
     )
     return epochs
 
-
-def run_experiment(
-    model: keras.Model,
-    data: ImageDataset,
-    config: TrainConfig = None,
-    callbacks=(),
-    settings: dict = None,
-):
-    """Train `model` on `data` as `config` says; returns `(history, metrics)` and writes the run
-    files. With `config.time_budget` the number of epochs is planned from the measured speed
-    (`time_budget.json`). `settings` (how the model and the data were made, e.g. by the command
-    line) go into `config.json`."""
-    config = config or TrainConfig()
-    started = time.monotonic()
+# %% ../nbs/09_training.ipynb #1b657549
+def _checked_config(model, data, config):
+    "`config` with its dtype policy resolved, once the model's policy and the labels fit it."
     policy = resolve_dtype_policy(config.dtype_policy)
     if model.dtype_policy.name != policy:
         raise ValueError(
-            f"`model` {model.name!r} was built under the dtype policy {model.dtype_policy.name!r}, "
-            "but "
-            f"config.dtype_policy={config.dtype_policy!r} asks for {policy!r}: build the model "
-            "inside "
-            f"`devices.using_dtype_policy({policy!r})`."
+            f"`model` {model.name!r} was built under the dtype policy "
+            f"{model.dtype_policy.name!r}, but config.dtype_policy={config.dtype_policy!r} asks "
+            f"for {policy!r}: build the model inside `devices.using_dtype_policy({policy!r})`."
         )
-    config = replace(config, dtype_policy=policy)  # the run's files record what ran, not 'auto'
     for split in ("train", "val", "test"):
         check_labels(getattr(data, f"y_{split}"), data.num_classes, f"y_{split}")
-    keras.utils.set_random_seed(config.seed)
+    check_batches_split(data, config.batch_size, replicas())
+    return replace(config, dtype_policy=policy)  # the run's files record what ran, not 'auto'
+
+
+def _pipelines(data, config):
+    "The training, validation and test pipelines, and the batch maps of training and evaluation."
     to_one_hot = one_hot_labels(data.num_classes) if config.one_hot else None
     train_map = label_mixing(data.num_classes, seed=config.seed) if config.mixing else to_one_hot
     train = make_pipeline(
@@ -260,28 +251,89 @@ def run_experiment(
         batch_map=train_map,
         repeats=config.repeated_augmentation,
     )
-    val = make_pipeline(
-        data.x_val, data.y_val, config.batch_size, training=False, batch_map=to_one_hot
+    val, test = (
+        make_pipeline(x, y, config.batch_size, training=False, batch_map=to_one_hot)
+        for x, y in ((data.x_val, data.y_val), (data.x_test, data.y_test))
     )
-    test = make_pipeline(
-        data.x_test, data.y_test, config.batch_size, training=False, batch_map=to_one_hot
-    )
-    steps_per_epoch = math.ceil(len(data.x_train) / config.batch_size)
-    check_batches_split(data, config.batch_size, replicas())
+    return train, val, test, train_map, to_one_hot
 
+
+def _raise_non_finite(model, stopped_at, best_weights):
+    "Load the last good checkpoint, if any, and say where the loss broke."
+    saved = Path(best_weights).exists()
+    if saved:
+        model.load_weights(best_weights)
+    epoch, step, loss = stopped_at
+    raise NonFiniteLossError(
+        f"Training stopped: the loss became {loss} at epoch {epoch}, step {step}. "
+        + (
+            f"The model holds the last good checkpoint ({best_weights}); "
+            if saved
+            else "No epoch finished with a finite loss, so there is no good checkpoint; "
+        )
+        + "no model.keras or metrics.json was written. Try a lower "
+        "`learning_rate` or check the data for NaNs."
+    )
+
+# %% ../nbs/09_training.ipynb #d51e33a7
+def _finish_run(model, data, config, test, out, best_weights, fit_seconds):
+    """Evaluate the best epoch's weights on the test split and write the run's files;
+    `metrics.json` last, as it marks the run as finished."""
+    rows = read_history(out / "history.csv")
+    history = {key: [r[key] for r in rows] for key in rows[0] if key != "epoch"}
+    model.load_weights(best_weights)
+    test_loss, test_accuracy, test_top5 = model.evaluate(test, verbose=0)
+    predicted = predict_probabilities(model, data.x_test, config.batch_size).argmax(-1)
+    metrics = {
+        "model": model.name,
+        "dataset": data.name,
+        "params": int(model.count_params()),
+        "test_accuracy": float(test_accuracy),
+        "test_top5_accuracy": float(test_top5),
+        "test_loss": float(test_loss),
+        "best_epoch": int(np.argmax(history["val_accuracy"])) + 1,
+        "epochs_run": len(rows),
+        "train_seconds": round(sum(history["epoch_seconds"]), 1),
+        "fit_wall_seconds": round(fit_seconds, 1),
+        "backend": keras.backend.backend(),
+        "devices": replicas(),
+        "train_config": asdict(config),
+    }
+    write_json(out / "class_names.json", data.class_names)
+    atomic_write(out / "model.keras", model.save)
+    Path(best_weights).unlink()  # model.keras holds these weights now
+    title = f"{model.name} on {data.name}"
+    curves = plot_history(history, title)
+    confusion = plot_confusion_matrix(data.y_test, predicted, data.class_names, title)[0]
+    for name, figure in (("curves.png", curves), ("confusion_matrix.png", confusion)):
+        atomic_write(out / name, figure.savefig)
+        plt.close(figure)
+    write_json(out / "metrics.json", metrics)
+    return history, metrics
+
+# %% ../nbs/09_training.ipynb #72456798
+def run_experiment(
+    model: keras.Model,  # compiled here, under `config.dtype_policy`
+    data: ImageDataset,  # the training, validation and test splits
+    config: TrainConfig = None,  # how to train; None: `TrainConfig()`
+    callbacks=(),  # more Keras callbacks for `fit`
+    settings: dict = None,  # how the model and the data were made, for `config.json`
+):
+    """Train `model` on `data` as `config` says; returns `(history, metrics)` and writes the run
+    files. With `config.time_budget` the number of epochs is planned from the measured speed
+    (`time_budget.json`)."""
+    started = time.monotonic()
+    config = _checked_config(model, data, config or TrainConfig())
+    keras.utils.set_random_seed(config.seed)
+    train, val, test, train_map, to_one_hot = _pipelines(data, config)
+    steps_per_epoch = math.ceil(len(data.x_train) / config.batch_size)
     with tempfile.TemporaryDirectory() as scratch:
         out = Path(config.output_dir or scratch)
         resuming = prepare_run_folder(out, config.overwrite)
         out.mkdir(parents=True, exist_ok=True)
+        run = {"model": model.name, "dataset": data.name, **(settings or {})}
         write_json(
-            out / "config.json",
-            {
-                "model": model.name,
-                "dataset": data.name,
-                **(settings or {}),
-                "train": asdict(config),
-                "environment": environment(),
-            },
+            out / "config.json", {**run, "train": asdict(config), "environment": environment()}
         )
         best_weights = str(out / "best.weights.h5")
         non_finite = StopOnNonFiniteLoss()
@@ -291,19 +343,14 @@ def run_experiment(
             *callbacks,
         ]
         if config.time_budget:
+            plan_file = out / "time_budget.json"
             epochs = _epochs_for_budget(
-                model,
-                data,
-                config,
-                train_map,
-                to_one_hot,
-                steps_per_epoch,
-                out / "time_budget.json",
-                started,
+                model, data, config, train_map, to_one_hot, steps_per_epoch, plan_file, started
             )
             config = replace(config, epochs=epochs)
             fit_callbacks.append(StopAtDeadline(started + 60 * config.time_budget))
         compile_model(model, config, steps_per_epoch)  # its schedule spans `config.epochs`
+        # shuffle=False: the pipeline already shuffles
         model.fit(
             train,
             validation_data=val,
@@ -311,57 +358,11 @@ def run_experiment(
             callbacks=fit_callbacks,
             verbose=config.verbose,
             shuffle=False,
-        )  # the pipeline already shuffles
-        fit_seconds = time.monotonic() - started
+        )
         if non_finite.stopped_at is not None:
-            if Path(best_weights).exists():
-                model.load_weights(best_weights)
-            epoch, step, loss = non_finite.stopped_at
-            raise NonFiniteLossError(
-                f"Training stopped: the loss became {loss} at epoch {epoch}, step {step}. "
-                + (
-                    f"The model holds the last good checkpoint ({best_weights}); "
-                    if Path(best_weights).exists()
-                    else "No epoch finished with a finite loss, so there is no good checkpoint; "
-                )
-                + "no model.keras or metrics.json was written. Try a lower `learning_rate` or "
-                "check the data for NaNs."
-            )
-        rows = read_history(out / "history.csv")
-        history = {key: [r[key] for r in rows] for key in rows[0] if key != "epoch"}
-        model.load_weights(best_weights)
-        test_loss, test_accuracy, test_top5 = model.evaluate(test, verbose=0)
-        predicted = predict_probabilities(model, data.x_test, config.batch_size).argmax(-1)
-        metrics = {
-            "model": model.name,
-            "dataset": data.name,
-            "params": int(model.count_params()),
-            "test_accuracy": float(test_accuracy),
-            "test_top5_accuracy": float(test_top5),
-            "test_loss": float(test_loss),
-            "best_epoch": int(np.argmax(history["val_accuracy"])) + 1,
-            "epochs_run": len(rows),
-            "train_seconds": round(sum(history["epoch_seconds"]), 1),
-            "fit_wall_seconds": round(fit_seconds, 1),
-            "backend": keras.backend.backend(),
-            "devices": replicas(),
-            "train_config": asdict(config),
-        }
-        write_json(out / "class_names.json", data.class_names)
-        atomic_write(out / "model.keras", model.save)
-        Path(best_weights).unlink()  # model.keras holds these weights now
-        title = f"{model.name} on {data.name}"
-        for name, figure in (
-            ("curves.png", plot_history(history, title)),
-            (
-                "confusion_matrix.png",
-                plot_confusion_matrix(data.y_test, predicted, data.class_names, title)[0],
-            ),
-        ):
-            atomic_write(out / name, figure.savefig)
-            plt.close(figure)
-        write_json(out / "metrics.json", metrics)  # last: it marks the run as finished
-    return history, metrics
+            _raise_non_finite(model, non_finite.stopped_at, best_weights)
+        fit_seconds = time.monotonic() - started
+        return _finish_run(model, data, config, test, out, best_weights, fit_seconds)
 
 # %% ../nbs/09_training.ipynb #c6b151e1
 def compare(results, plot: bool = True) -> str:
@@ -372,9 +373,9 @@ def compare(results, plot: bool = True) -> str:
     ]
     for m in results:
         rows.append(
-            f"| {m['model']} | {m['dataset']} | {m['params']:,} | {100 * m['test_accuracy']:.2f}% "
-            "| "
-            f"{100 * m['test_top5_accuracy']:.2f}% | {m['best_epoch']} | {m['train_seconds']:.0f} |"
+            f"| {m['model']} | {m['dataset']} | {m['params']:,} | "
+            f"{100 * m['test_accuracy']:.2f}% | {100 * m['test_top5_accuracy']:.2f}% "
+            f"| {m['best_epoch']} | {m['train_seconds']:.0f} |"
         )
     if plot:
         fig, ax = plt.subplots(figsize=(1.6 * len(results) + 2, 3))

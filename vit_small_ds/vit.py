@@ -8,6 +8,7 @@ __all__ = ['POOLS', 'VIT_PRESETS', 'ViTConfig', 'mlp', 'TransformerBlock', 'Clas
 # %% ../nbs/05_vit.ipynb #daba1211
 from dataclasses import dataclass, replace
 
+from fastcore.basics import patch
 import keras
 from keras import layers, ops
 
@@ -20,7 +21,7 @@ from .spt import PatchEncoder, ShiftedPatchTokenization, check_patch_size
 # %% ../nbs/05_vit.ipynb #f2114566
 POOLS = ("flatten", "mean", "cls")
 
-
+# %% ../nbs/05_vit.ipynb #5e394829
 @dataclass
 class ViTConfig:
     "Architecture of a ViT classifier; defaults are the documents' CIFAR-100 SL-ViT."
@@ -78,24 +79,29 @@ class ViTConfig:
         check_choice(ATTENTION_KINDS, attention=self.attention)
         check_choice(POOLS, pool=self.pool)
 
-    @property
-    def num_patches(self):
-        return (self.image_size // self.patch_size) ** 2
+# %% ../nbs/05_vit.ipynb #62dc661c
+@patch(as_prop=True)
+def num_patches(self: ViTConfig):
+    return (self.image_size // self.patch_size) ** 2
 
-    @property
-    def num_tokens(self):
-        return self.num_patches + (self.pool == "cls")
 
-    @property
-    def key_dim(self):
-        return self.head_dim or self.projection_dim
+@patch(as_prop=True)
+def num_tokens(self: ViTConfig):
+    return self.num_patches + (self.pool == "cls")
 
-    def drop_path_rates(self):
-        "The stochastic-depth rate of each block: 0 at the first, `drop_path_rate` at the last."
-        return [
-            self.drop_path_rate * i / max(self.transformer_layers - 1, 1)
-            for i in range(self.transformer_layers)
-        ]
+
+@patch(as_prop=True)
+def key_dim(self: ViTConfig):
+    return self.head_dim or self.projection_dim
+
+
+@patch
+def drop_path_rates(self: ViTConfig):
+    "The stochastic-depth rate of each block: 0 at the first, `drop_path_rate` at the last."
+    return [
+        self.drop_path_rate * i / max(self.transformer_layers - 1, 1)
+        for i in range(self.transformer_layers)
+    ]
 
 # %% ../nbs/05_vit.ipynb #8e5b63f4
 _SMALL = ViTConfig(
@@ -117,10 +123,8 @@ VIT_PRESETS = {
     # models.FASHION_TRAINING.
     "fashion": replace(_CPU, drop_path_rate=0.1),
     # The paper's ViT for CIFAR (aanna0701/SPT_LSA_ViT, models/create_model.py and models/vit.py):
-    # 32x32 images,
-    # 4x4 patches, 9 blocks of width 192 with 12 heads of 16, MLP ratio 2, a class token, a norm and
-    # a linear
-    # head, stochastic depth 0.1 and no dropout.
+    # 32x32 images, 4x4 patches, 9 blocks of width 192 with 12 heads of 16, MLP ratio 2, a class
+    # token, a norm and a linear head, stochastic depth 0.1 and no dropout.
     "paper": ViTConfig(
         image_size=32,
         patch_size=4,
@@ -147,7 +151,7 @@ def mlp(x, hidden_units, dropout_rate, name):
         x = Dropout(dropout_rate, name=f"{name}_dropout{i}")(x)
     return x
 
-
+# %% ../nbs/05_vit.ipynb #5af9defd
 @keras.saving.register_keras_serializable(package="vit_small_ds")
 class TransformerBlock(layers.Layer):
     """Pre-norm transformer encoder block: `x + Attention(LayerNorm(x))`, then
@@ -199,68 +203,79 @@ class TransformerBlock(layers.Layer):
             epsilon=layer_norm_eps, name="mlp_norm", dtype=self.dtype_policy
         )
 
-    def build(self, input_shape):
-        if self.mlp_units[-1] != input_shape[-1]:
-            raise invalid_argument(
-                "mlp_units",
-                self.mlp_units,
-                f"units ending in the token width {input_shape[-1]} (the residual adds them)",
-            )
-        self.attention_norm.build(input_shape)
-        self.self_attention.build(input_shape, input_shape)
-        self.mlp_norm.build(input_shape)
-        # Made after the attention's weights, in the order the functional model of version 0.1 made
-        # them, so that
-        # a seed still draws the same initial weights and dropout seeds.
-        self.mlp_dense, self.mlp_dropout, width = [], [], input_shape
-        for i, units in enumerate(self.mlp_units):
-            self.mlp_dense.append(
-                layers.Dense(units, activation=gelu, name=f"mlp_dense{i}", dtype=self.dtype_policy)
-            )
-            self.mlp_dense[-1].build(width)
-            self.mlp_dropout.append(
-                Dropout(self.dropout, name=f"mlp_dropout{i}", dtype=self.dtype_policy)
-            )
-            width = (*input_shape[:-1], units)
-        # Only when used: its seed generator would shift the seeds of every layer made after it.
-        self.drop_branch = (
-            DropPath(self.drop_path, name="drop_path", dtype=self.dtype_policy)
-            if self.drop_path
-            else None
+# %% ../nbs/05_vit.ipynb #3721e4d6
+@patch
+def build(self: TransformerBlock, input_shape):
+    if self.mlp_units[-1] != input_shape[-1]:
+        raise invalid_argument(
+            "mlp_units",
+            self.mlp_units,
+            f"units ending in the token width {input_shape[-1]} (the residual adds them)",
         )
+    self.attention_norm.build(input_shape)
+    self.self_attention.build(input_shape, input_shape)
+    self.mlp_norm.build(input_shape)
+    # Made after the attention's weights, in the order the functional model of version 0.1 made
+    # them, so that a seed still draws the same initial weights and dropout seeds.
+    self.mlp_dense, self.mlp_dropout, width = [], [], input_shape
+    for i, units in enumerate(self.mlp_units):
+        self.mlp_dense.append(
+            layers.Dense(units, activation=gelu, name=f"mlp_dense{i}", dtype=self.dtype_policy)
+        )
+        self.mlp_dense[-1].build(width)
+        self.mlp_dropout.append(
+            Dropout(self.dropout, name=f"mlp_dropout{i}", dtype=self.dtype_policy)
+        )
+        width = (*input_shape[:-1], units)
+    # Only when used: its seed generator would shift the seeds of every layer made after it.
+    self.drop_branch = (
+        DropPath(self.drop_path, name="drop_path", dtype=self.dtype_policy)
+        if self.drop_path
+        else None
+    )
 
-    def call(self, x, training=None):
-        h = self.attention_norm(x)
-        x = x + self._branch(self.self_attention(h, h, training=training), training)
-        h = self.mlp_norm(x)
-        for dense, dropout in zip(self.mlp_dense, self.mlp_dropout):
-            h = dropout(dense(h), training=training)
-        return x + self._branch(h, training)
 
-    def _branch(self, h, training):
-        return self.drop_branch(h, training=training) if self.drop_branch else h
+@patch
+def call(self: TransformerBlock, x, training=None):
+    h = self.attention_norm(x)
+    x = x + self._branch(self.self_attention(h, h, training=training), training)
+    h = self.mlp_norm(x)
+    for dense, dropout in zip(self.mlp_dense, self.mlp_dropout):
+        h = dropout(dense(h), training=training)
+    return x + self._branch(h, training)
 
-    def attention_scores(self, x):
-        """The attention weights `(B, heads, T, T)` of this block for its input `x`, in inference
-        mode."""
-        h = self.attention_norm(x)
-        return self.self_attention(h, h, return_attention_scores=True, training=False)[1]
 
-    def compute_output_shape(self, input_shape):
-        return input_shape
+@patch
+def _branch(self: TransformerBlock, h, training):
+    return self.drop_branch(h, training=training) if self.drop_branch else h
 
-    def get_config(self):
-        return {
-            **super().get_config(),
-            "num_heads": self.num_heads,
-            "key_dim": self.key_dim,
-            "mlp_units": list(self.mlp_units),
-            "dropout": self.dropout,
-            "attention": self.attention,
-            "lsa": self.lsa,
-            "layer_norm_eps": self.layer_norm_eps,
-            "drop_path": self.drop_path,
-        }
+
+@patch
+def attention_scores(self: TransformerBlock, x):
+    """The attention weights `(B, heads, T, T)` of this block for its input `x`, in inference
+    mode."""
+    h = self.attention_norm(x)
+    return self.self_attention(h, h, return_attention_scores=True, training=False)[1]
+
+# %% ../nbs/05_vit.ipynb #796c8f51
+@patch
+def compute_output_shape(self: TransformerBlock, input_shape):
+    return input_shape
+
+
+@patch
+def get_config(self: TransformerBlock):
+    return {
+        **super(TransformerBlock, self).get_config(),
+        "num_heads": self.num_heads,
+        "key_dim": self.key_dim,
+        "mlp_units": list(self.mlp_units),
+        "dropout": self.dropout,
+        "attention": self.attention,
+        "lsa": self.lsa,
+        "layer_norm_eps": self.layer_norm_eps,
+        "drop_path": self.drop_path,
+    }
 
 # %% ../nbs/05_vit.ipynb #cefd722b
 @keras.saving.register_keras_serializable(package="vit_small_ds")
@@ -300,7 +315,7 @@ def _pool(x, pool):
         return layers.GlobalAveragePooling1D(name="head_pool")(x)
     return x[:, 0]  # the class token
 
-
+# %% ../nbs/05_vit.ipynb #5af7632f
 def create_vit_classifier(
     config: ViTConfig, augmentation=None, name: str = "vit_classifier"
 ) -> keras.Model:
