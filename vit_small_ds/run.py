@@ -127,8 +127,10 @@ def _check_spec(spec, settings):
 
 
 def _train_config(spec, policy, output):
-    "The `TrainConfig` of a run: the settings both hold, by name, and where its files go."
-    shared = {f.name for f in fields(TrainConfig)} & {f.name for f in fields(RunSpec)}
+    """The `TrainConfig` of a run: the settings both hold by name, as the run holds them, and the
+    three it resolves (where its files go, how it reports, its dtype policy)."""
+    resolved = {"output_dir", "verbose", "dtype_policy"}
+    shared = {f.name for f in fields(TrainConfig)} & {f.name for f in fields(RunSpec)} - resolved
     verbose = spec.verbose if spec.verbose is not None else 1 if sys.stdout.isatty() else 2
     return TrainConfig(
         **{name: getattr(spec, name) for name in shared},
