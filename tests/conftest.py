@@ -8,9 +8,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
-sys.path.insert(
-    0, str(Path(__file__).parent)
-)  # tests/processes.py, for the modules that start processes
+# tests/processes.py, for the modules that start processes
+sys.path.insert(0, str(Path(__file__).parent))
 from processes import run_command  # noqa: E402
 
 
@@ -34,6 +33,7 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.skip(reason="slow: run with --full"))
 
 
+# no --verbose: the default
 TRAIN_FLAGS = [
     "--image-size",
     "24",
@@ -43,7 +43,7 @@ TRAIN_FLAGS = [
     "16",
     "--learning-rate",
     "3e-3",
-]  # no --verbose: the default
+]
 
 
 @pytest.fixture(scope="session")

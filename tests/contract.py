@@ -66,9 +66,8 @@ def build(settings, data, seed):
 
 
 def logits(model, images):
-    return keras.ops.convert_to_numpy(
-        model(images, training=False)
-    )  # eager: for a tiny batch, compiling costs more
+    # eager: for a tiny batch, compiling costs more
+    return keras.ops.convert_to_numpy(model(images, training=False))
 
 
 def contract(name) -> dict:
@@ -92,9 +91,8 @@ def contract(name) -> dict:
         keras.backend.standardize_dtype(out.dtype) == "float32"
         and np.isfinite(keras.ops.convert_to_numpy(out)).all()
     ), name
-    assert mixed.get_layer("logits").kernel.dtype == "float32", (
-        name
-    )  # float32 weights, bfloat16 compute
+    # float32 weights, bfloat16 compute
+    assert mixed.get_layer("logits").kernel.dtype == "float32", name
     features = vit_small_ds.features(model, images)
     assert features.ndim == 2 and len(features) == len(images) and np.isfinite(features).all(), (
         name,
@@ -105,9 +103,8 @@ def contract(name) -> dict:
     assert plan["fresh"] and all(
         path.startswith(vit_small_ds.finetuning.HEAD_LAYERS) for path in plan["fresh"]
     ), plan
-    assert np.allclose(vit_small_ds.features(five_classes, images), features, atol=1e-5), (
-        name
-    )  # the same backbone
+    # the same backbone
+    assert np.allclose(vit_small_ds.features(five_classes, images), features, atol=1e-5), name
     return {"loss": loss, "features": features.shape[1], "copied": len(plan["copied"])}
 
 
@@ -136,9 +133,8 @@ def load(folder):
                 logits(keras.saving.load_model(folder / f"{key}.keras"), images) - expected
             ).max()
         )
-        rebuilt = build(
-            settings, data, seed=1
-        )  # other initial weights: the load has to do the work
+        # other initial weights: the load has to do the work
+        rebuilt = build(settings, data, seed=1)
         assert np.abs(logits(rebuilt, images) - expected).max() > 1e-3, key
         rebuilt.load_weights(folder / f"{key}.weights.h5")
         differences[f"{key} (weights only)"] = float(
@@ -170,9 +166,8 @@ def unregistered_layers():
         )
         if cls.__module__.startswith("vit_small_ds.") and issubclass(cls, keras.layers.Layer)
     }
-    classes.discard(
-        vit_small_ds.lsa.ProjectedAttention
-    )  # a base class: a model holds its subclasses
+    # a base class: a model holds its subclasses
+    classes.discard(vit_small_ds.lsa.ProjectedAttention)
     return len(classes), sorted(c.__name__ for c in classes - registered)
 
 

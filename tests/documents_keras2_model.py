@@ -176,9 +176,8 @@ def save(kind, folder):
         weight.assign(weight + rng.normal(0, NOISE, weight.shape).astype("float32"))
     images = rng.integers(0, 256, (8, *INPUT_SHAPE)).astype("uint8")
     logits = model(images.astype("float32"), training=False).numpy()
-    model.save(
-        folder, save_format="tf"
-    )  # what huggingface_hub.save_pretrained_keras does, beside a config.json
+    # what huggingface_hub.save_pretrained_keras does, beside a config.json
+    model.save(folder, save_format="tf")
     with open(os.path.join(folder, "config.json"), "w") as f:
         json.dump({}, f)
     np.savez(os.path.join(folder, "expected.npz"), images=images, logits=logits)

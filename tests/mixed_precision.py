@@ -125,9 +125,8 @@ def check_layers():
         if exact.weights:
             mixed(*inputs)  # builds it
             mixed.set_weights(exact.get_weights())
-        output = mixed(
-            *inputs
-        )  # for the random layers, the first draw of the same seed, as for `exact`
+        # for the random layers, the first draw of the same seed, as for `exact`
+        output = mixed(*inputs)
         values = np.asarray(keras.ops.cast(output, "float32"))
         report[name] = {
             "output_dtype": keras.backend.standardize_dtype(output.dtype),

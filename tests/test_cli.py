@@ -34,6 +34,7 @@ def last_json(text):
 
 def test_train_writes_a_self_describing_run_folder(trained_run, colour_folder):
     out, stdout = trained_run
+    # no checkpoint or backup
     assert sorted(p.name for p in out.iterdir()) == [
         "class_names.json",
         "config.json",
@@ -42,14 +43,13 @@ def test_train_writes_a_self_describing_run_folder(trained_run, colour_folder):
         "history.csv",
         "metrics.json",
         "model.keras",
-    ]  # no checkpoint or backup
+    ]
     metrics = json.loads((out / "metrics.json").read_text())
     assert (metrics["model"], metrics["epochs_run"], metrics["backend"]) == ("sl_vit", 2, "jax")
     assert metrics["test_accuracy"] > 0.8  # the colours separate the classes; chance is 1/3
     assert f"test accuracy {100 * metrics['test_accuracy']:.2f}%" in stdout
-    epoch_lines = [
-        line for line in stdout.splitlines() if " - val_accuracy: " in line
-    ]  # not a terminal: a line per epoch
+    # not a terminal: a line per epoch
+    epoch_lines = [line for line in stdout.splitlines() if " - val_accuracy: " in line]
     assert len(epoch_lines) == 2 and "\r" not in stdout and "━" not in stdout, stdout[-2000:]
     with open(out / "history.csv") as f:
         assert [row["epoch"] for row in csv.DictReader(f)] == ["1", "2"]  # from 1, as Keras
@@ -72,10 +72,11 @@ def test_train_writes_a_self_describing_run_folder(trained_run, colour_folder):
         ["--dataset", str(colour_folder), *TRAIN_FLAGS, "--output", str(out)]
     )
     environment = config["environment"]
+    # auto: JAX on a CPU is fastest in float32
     assert (environment["backend"], environment["dtype_policy"]) == (
         "jax",
         "float32",
-    )  # auto: JAX on a CPU is fastest in float32
+    )
     assert (
         environment["keras_version"]
         and environment["backend_version"]
@@ -85,9 +86,10 @@ def test_train_writes_a_self_describing_run_folder(trained_run, colour_folder):
 
 def test_evaluate_scores_the_runs_own_test_split_of_its_image_folder(trained_run):
     out, _ = trained_run
+    # config.json beside it
     result = last_json(
         run_command(["vit_small_ds_evaluate", str(out / "model.keras")], "jax").stdout
-    )  # config.json beside it
+    )
     assert result["test_images"] == 6  # 10% of each class's 20
     assert result["accuracy"] == pytest.approx(
         json.loads((out / "metrics.json").read_text())["test_accuracy"], abs=1e-6
@@ -119,9 +121,8 @@ def test_predict_ranks_every_class_of_a_resized_image(trained_run, green_image, 
     assert probabilities == sorted(probabilities, reverse=True) and sum(
         probabilities
     ) == pytest.approx(1, abs=2e-3)
-    main(
-        predict, [str(out / "model.keras"), str(green_image), "--json", "--top", "2"]
-    )  # a model file, on TensorFlow
+    # a model file, on TensorFlow
+    main(predict, [str(out / "model.keras"), str(green_image), "--json", "--top", "2"])
     ranked = last_json(capsys.readouterr().out)[str(green_image)]
     assert (
         len(ranked) == 2
@@ -206,11 +207,12 @@ def user_errors(run, tmp_path):
             ["--init-from", str(tmp_path), "--output", str(tmp_path / "y")],
             "holds neither a run's model.keras",
         ),
+        # a finished run, refused before any data loads
         (
             train,
             ["--output", str(run)],
             "--overwrite",
-        ),  # a finished run, refused before any data loads
+        ),
         (bench, ["--loop", "scan"], "--loop: invalid choice: 'scan'"),
     ]
 
@@ -223,9 +225,8 @@ def test_every_user_error_is_one_line_and_status_2(trained_run, tmp_path, capsys
         stderr = capsys.readouterr().err.strip().splitlines()
         assert exit.value.code == 2 and len(stderr) == 1, (argv, stderr)
         assert stderr[0].startswith("error: ") and message in stderr[0], (argv, stderr)
-    assert (
-        json.loads((out / "metrics.json").read_text())["model"] == "sl_vit"
-    )  # the refused run left it untouched
+    # the refused run left it untouched
+    assert json.loads((out / "metrics.json").read_text())["model"] == "sl_vit"
 
 
 def test_overwrite_patience_and_the_paper_recipe_reach_the_run(
@@ -255,11 +256,12 @@ def test_overwrite_patience_and_the_paper_recipe_reach_the_run(
             "1",
         ]
     )
+    # no epoch improves on the first
     assert (metrics["model"], metrics["epochs_run"], metrics["best_epoch"]) == (
         "vit",
         2,
         1,
-    )  # no epoch improves on the first
+    )
     with open(out / "history.csv") as f:
         assert [row["epoch"] for row in csv.DictReader(f)] == ["1", "2"]  # afresh
     config = json.loads((out / "config.json").read_text())
@@ -320,9 +322,8 @@ def test_init_from_a_run_replaces_the_head_and_freeze_backbone_trains_only_logit
         if weight.path.startswith("logits/"):
             assert value.shape[-1] == 4
         else:
-            assert (value == saved[weight.path]).all(), (
-                weight.path
-            )  # frozen: as the source run left it
+            # frozen: as the source run left it
+            assert (value == saved[weight.path]).all(), weight.path
 
 
 def test_curves_of_one_epoch_are_drawn():

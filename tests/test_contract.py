@@ -26,9 +26,8 @@ def test_every_model_keeps_the_contract_and_loads_on_the_other_backend(
     saved = json_report([str(SCRIPT), "save", str(tmp_path)], saved_on)
     assert sorted(saved["contracts"]) == sorted(vit_small_ds.list_models())
     report = json_report([str(SCRIPT), "load", str(tmp_path)], loaded_on)
-    assert (
-        len(saved["saved"]) == 13
-    )  # five models, and the four of the ViT family with each of three attention kinds
+    # five models, and the four of the ViT family with each of three attention kinds
+    assert len(saved["saved"]) == 13
     assert sorted(report["differences"]) == sorted(
         saved["saved"]
         + [f"{key} (weights only)" for key in saved["saved"]]
@@ -54,9 +53,8 @@ def toy_classifier(config, augmentation=None, name="toy"):
     x = keras.layers.Dense(config.width, activation="relu", name="hidden")(
         keras.layers.Flatten()(x)
     )
-    logits = keras.layers.Dense(
-        config.num_classes, name="logits", dtype="float32"
-    )  # float32 under mixed precision
+    # float32 under mixed precision
+    logits = keras.layers.Dense(config.num_classes, name="logits", dtype="float32")
     return keras.Model(inputs, logits(x), name=name)
 
 
@@ -68,9 +66,8 @@ def test_a_model_and_a_recipe_registered_in_one_place_are_everywhere(monkeypatch
         forward_flops=lambda c: 2 * c.width * (28 * 28 + c.num_classes),
         preset_training={"small": {"augment": "flip", "batch_size": 32}},
     )
-    monkeypatch.setitem(
-        MODELS, "toy", toy
-    )  # the one entry a new model family adds to models.MODELS
+    # the one entry a new model family adds to models.MODELS
+    monkeypatch.setitem(MODELS, "toy", toy)
     assert "toy" in vit_small_ds.list_models() and vit_small_ds.list_presets("toy") == ["small"]
     assert "toy" in train_parser().format_help()
     assert run_settings("toy") == {"augment": "flip", "batch_size": 32}
@@ -83,9 +80,8 @@ def test_a_model_and_a_recipe_registered_in_one_place_are_everywhere(monkeypatch
         ),
         training={"label_smoothing": 0.2},
     )
-    monkeypatch.setitem(
-        RECIPES, "flip_only", flip
-    )  # the one entry a new recipe adds to models.RECIPES
+    # the one entry a new recipe adds to models.RECIPES
+    monkeypatch.setitem(RECIPES, "flip_only", flip)
     assert "flip_only" in vit_small_ds.list_recipes()
     assert "flip_only also sets --label-smoothing 0.2" in " ".join(
         train_parser().format_help().split()

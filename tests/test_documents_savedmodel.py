@@ -32,9 +32,8 @@ def saved(tmp_path_factory):
     "kind -> folder of a Keras 2 SavedModel made by the documents' code (sizes of documents_keras2_model.py)."
     folders = {kind: tmp_path_factory.mktemp(kind) / "model" for kind in (*KINDS, "cnn")}
     words = [word for kind, folder in folders.items() for word in (kind, str(folder))]
-    run_python(
-        [str(BUILDER), *words], "tensorflow", env={"TF_USE_LEGACY_KERAS": "1"}
-    )  # needs tf-keras (dev extra)
+    # needs tf-keras (dev extra)
+    run_python([str(BUILDER), *words], "tensorflow", env={"TF_USE_LEGACY_KERAS": "1"})
     return folders
 
 

@@ -33,9 +33,8 @@ print(json.dumps(report))
 """
 
 
-@pytest.mark.parametrize(
-    "backend, tolerance", [("tensorflow", 1e-6), ("jax", 1e-5)]
-)  # saved under TensorFlow
+# saved under TensorFlow
+@pytest.mark.parametrize("backend, tolerance", [("tensorflow", 1e-6), ("jax", 1e-5)])
 def test_models_saved_by_0_1_load_and_predict_the_same(backend, tolerance):
     env = {**os.environ, "KERAS_BACKEND": backend, "TF_CPP_MIN_LOG_LEVEL": "3"}
     result = subprocess.run(
@@ -56,11 +55,13 @@ def test_models_saved_by_0_1_load_and_predict_the_same(backend, tolerance):
     ]
     for name, loaded in report.items():
         assert loaded["difference"] < tolerance, (name, loaded)
+        # the old WarmUpCosine, read as Keras' equal
         assert loaded["schedule"] == "CosineDecay", (
             name,
             loaded,
-        )  # the old WarmUpCosine, read as Keras' equal
+        )
+        # the optimizer state came back: 64 images, batch 32
         assert loaded["iterations"] == 2, (
             name,
             loaded,
-        )  # the optimizer state came back: 64 images, batch 32
+        )

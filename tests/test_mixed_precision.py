@@ -24,15 +24,15 @@ def run(backend, *args):
 @pytest.mark.parametrize("backend", ["tensorflow", "jax"])
 def test_every_layer_computes_in_bfloat16_with_float32_weights(backend):
     result = run(backend, "layers")
-    assert result["untested"] == [], result[
-        "untested"
-    ]  # a new layer gets an entry in mixed_precision.LAYERS
+    # a new layer gets an entry in mixed_precision.LAYERS
+    assert result["untested"] == [], result["untested"]
     for name, layer in result["layers"].items():
         assert layer["output_dtype"] == "bfloat16", (name, layer)
+        # every sublayer follows its parent's policy
         assert layer["policies"] == ["mixed_bfloat16"], (
             name,
             layer,
-        )  # every sublayer follows its parent's policy
+        )
         assert layer["variable_dtypes"] in ([], ["float32"]), (name, layer)
         if name not in DRAWS_IN_COMPUTE_DTYPE:
             assert layer["relative_error"] < BFLOAT16_TOLERANCE, (name, layer)
@@ -42,8 +42,7 @@ def test_every_layer_computes_in_bfloat16_with_float32_weights(backend):
 def test_a_bfloat16_trained_model_predicts_the_same_in_float32(backend, tmp_path):
     report = run(backend, "saved", str(tmp_path))
     assert report["twin_policy"] == "float32"
-    assert report["predicted_classes"] >= 3, (
-        report
-    )  # not one class for every image, which any two models would agree on
+    # not one class for every image, which any two models would agree on
+    assert report["predicted_classes"] >= 3, report
     assert report["max_probability_difference"] < NETWORK_PROBABILITY_TOLERANCE, report
     assert report["same_class"] >= 0.97, report

@@ -134,6 +134,5 @@ def test_page_checks_catch_each_problem(tmp_path):
     page = tmp_path / "99_unlisted.ipynb"
     page.write_text(json.dumps({"cells": cells}))
     problems = page_problems(page)
-    assert len(problems) == 8, (
-        problems
-    )  # issue 7, ../shared, 61 lines, the repr, /tmp/, tmpab12cd34, 0x, the sidebar
+    # issue 7, ../shared, 61 lines, the repr, /tmp/, tmpab12cd34, 0x, the sidebar
+    assert len(problems) == 8, problems

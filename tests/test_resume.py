@@ -54,12 +54,10 @@ def test_killed_run_resumes_without_repeating_epochs(tmp_path, colour_folder, ba
 
     second = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
     assert second.returncode == 0, second.stderr[-3000:]
-    assert epochs_logged(out / "history.csv") == list(
-        range(1, EPOCHS + 1)
-    )  # no finished epoch ran twice; counted from 1
-    assert (
-        "Epoch 1/" not in second.stdout and f"Epoch {EPOCHS}/{EPOCHS}" in second.stdout
-    )  # it started after the backup
+    # no finished epoch ran twice; counted from 1
+    assert epochs_logged(out / "history.csv") == list(range(1, EPOCHS + 1))
+    # it started after the backup
+    assert "Epoch 1/" not in second.stdout and f"Epoch {EPOCHS}/{EPOCHS}" in second.stdout
     metrics = json.loads((out / "metrics.json").read_text())
     assert metrics["epochs_run"] == EPOCHS
     assert (out / "model.keras").is_file()
@@ -67,6 +65,5 @@ def test_killed_run_resumes_without_repeating_epochs(tmp_path, colour_folder, ba
     history = {int(row["epoch"]): row for row in csv.DictReader(open(out / "history.csv"))}
     assert metrics["best_epoch"] == max(history, key=lambda e: float(history[e]["val_accuracy"]))
     rates = [float(history[epoch]["learning_rate"]) for epoch in sorted(history)]
-    assert (
-        rates[0] > 1e-4 and rates[-1] < 1e-9
-    )  # the optimizer's step count carried on: the cosine ends at 0 after the last epoch
+    # the optimizer's step count carried on: the cosine ends at 0 after the last epoch
+    assert rates[0] > 1e-4 and rates[-1] < 1e-9
