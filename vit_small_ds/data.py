@@ -296,9 +296,8 @@ def _load_folder(path, image_size, validation_split, seed):
     return (x[train], y[train]), (x[test], y[test]), class_names
 
 
-# 'sample', 'cifar10', 'cifar100', 'fashion_mnist', 'mnist', or a folder of images
 def load_dataset(
-    name: str,
+    name: str,  # 'sample', 'cifar10', 'cifar100', 'fashion_mnist', 'mnist', or an image folder
     data_dir=None,  # folder holding the original archives; else $VIT_SMALL_DS_DATA
     validation_split: float = 0.1,  # fraction of each class of the training set held out
     seed: int = 42,  # seed of the validation split

@@ -75,11 +75,9 @@ class ModelRecipe:
     # (config, normalize_on) -> the augmentation its document trains with, a keras.Sequential
     augmentation: Callable
     forward_flops: Callable  # config -> FLOPs of one image's forward pass (matmuls only)
-    # settings that make this model of its family, e.g. spt=True
-    variant: dict = field(default_factory=dict)
+    variant: dict = field(default_factory=dict)  # settings making this model, e.g. spt=True
     default_preset: str = "small"
-    # preset name -> the run settings it brings (recipe, optimizer)
-    preset_training: dict = field(default_factory=dict)
+    preset_training: dict = field(default_factory=dict)  # preset -> run settings it brings
 
     def config(self, preset: str = None, **overrides):
         """The config of `preset` (None: the default), with this model's `variant` settings and
@@ -156,8 +154,7 @@ class AugmentRecipe:
     # preprocessing
     layers: Callable
     random_erasing: float = 0.0  # probability per image, added after the layers
-    # run settings the recipe sets unless given (TrainConfig's names)
-    training: dict = field(default_factory=dict)
+    training: dict = field(default_factory=dict)  # run settings it sets unless given
 
 
 def _sized(make):

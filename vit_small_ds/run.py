@@ -40,8 +40,7 @@ class RunSpec:
     drop_path_rate: float = None
     augment: str = None  # None: the preset's recipe, else 'standard'
     random_erasing: float = None  # None: the recipe's
-    # a name of `data.load_dataset`, or a folder with a sub-folder per class
-    dataset: str = "sample"
+    dataset: str = "sample"  # a `data.load_dataset` name, or a folder with a sub-folder per class
     data_dir: str = None
     image_size: int = None
     validation_split: float = 0.1
@@ -62,8 +61,7 @@ class RunSpec:
     freeze_backbone: bool = False
     dtype_policy: str = "auto"
     distribute: bool = False
-    # None: progress bars on a terminal, one line per epoch in a log or a notebook
-    verbose: int = None
+    verbose: int = None  # None: progress bars on a terminal, else one line per epoch
 
     @classmethod
     def resolve(cls, **given) -> "RunSpec":

@@ -52,20 +52,14 @@ class TrainConfig:
     warmup_fraction: float = 0.1  # share of all steps spent warming up
     label_smoothing: float = 0.0
     mixing: bool = False  # MixUp / CutMix on training batches (label_mixing.label_mixing)
-    # each epoch shows 1/n of the images n times each (data.make_pipeline)
-    repeated_augmentation: int = 1
+    repeated_augmentation: int = 1  # an epoch shows 1/n of the images, n times each
     seed: int = 42
     output_dir: str = None  # where run files go; None: a temporary folder, deleted after the run
     verbose: int = 1  # 1: Keras progress bars; 2: one line per epoch; 0: silent
-    # minutes of training; when set, it decides the number of epochs (see below)
-    time_budget: float = None
-    # stop after this many epochs without a better validation accuracy; None: never
-    patience: int = None
-    # start afresh in an `output_dir` that holds a finished run (else refuse)
-    overwrite: bool = False
-    # or "mixed_bfloat16", "mixed_float16", "auto"; the model must be built under it (the CLI's
-    # default is "auto")
-    dtype_policy: str = "float32"
+    time_budget: float = None  # minutes of training; when set, it decides the number of epochs
+    patience: int = None  # epochs without a better validation accuracy before stopping; None: never
+    overwrite: bool = False  # start afresh in an `output_dir` holding a finished run (else refuse)
+    dtype_policy: str = "float32"  # or a mixed policy, or "auto"; build the model under it
 
     def __post_init__(self):
         check_positive_int(

@@ -39,9 +39,7 @@ class ViTConfig:
     head_dropout: float = 0.5
     layer_norm_eps: float = 1e-6
     num_classes: int = 100
-    # what the head sees: all tokens 'flatten'ed (the documents'), their 'mean', or a learned 'cls'
-    # token
-    pool: str = "flatten"
+    pool: str = "flatten"  # what the head sees: tokens 'flatten'ed, their 'mean', or a 'cls' token
     # stochastic depth of the last block, rising linearly from 0 at the first (timm's rule)
     drop_path_rate: float = 0.0
     spt: bool = True  # Shifted Patch Tokenization; False: plain patches
