@@ -193,8 +193,12 @@ def call(self: ShiftedPatchTokenization, images):
     if self.shifted:
         images = diagonal_shifts(images, self.patch_size // 2)  # (B, H, W, 5C)
     patches = self.patches(images)  # (B, N, P*P*C*views)
-    # (B, N, projection_dim)
-    return self.projection(self.layer_norm(patches) if self.shifted else patches)
+    if not self.shifted:
+        return self.projection(patches)  # (B, N, projection_dim)
+    # The layer norm is the same for a patch minus any constant. Minus its first value, a uniform
+    # patch (background) is exactly 0, so it normalizes to beta on every backend and runtime instead
+    # of to its rounding noise divided by sqrt(epsilon).
+    return self.projection(self.layer_norm(patches - patches[..., :1]))
 
 
 @patch
