@@ -8,6 +8,7 @@ __all__ = ['model_card', 'save_pretrained', 'load_pretrained']
 # %% ../nbs/10_saving.ipynb #09fbda53
 import dataclasses
 import json
+import shutil
 from importlib.metadata import version
 from pathlib import Path
 
@@ -96,6 +97,8 @@ def save_pretrained(
     else:
         folder = Path(location)
         folder.mkdir(parents=True, exist_ok=True)
+        # Keras 3.15 creates assets/ with os.makedirs, which fails where an earlier save left one
+        shutil.rmtree(folder / "assets", ignore_errors=True)
         # Keras leaves out assets/ for a relative path
         keras.saving.save_model(model, folder.resolve(), zipped=False)
         for name, text in files.items():
@@ -137,7 +140,7 @@ def load_pretrained(source: str):
             "written by save_pretrained, a Keras 2 SavedModel, or hf://user/name."
         )
     found = (
-        sorted(p.name for p in folder.iterdir())
+        _some_names(sorted(p.name for p in folder.iterdir()))
         if folder.is_dir()
         else "a file that is not a .keras model"
     )
@@ -146,6 +149,12 @@ def load_pretrained(source: str):
         "save_pretrained (vit_small_ds.json, config.json, model.weights.h5), nor a "
         f"TensorFlow SavedModel (saved_model.pb); found: {found}."
     )
+
+# %% ../nbs/10_saving.ipynb #ea95989f
+def _some_names(names: list, shown: int = 8) -> str:
+    "The first `shown` of `names`, and how many more there are."
+    more = f" and {len(names) - shown} more" if len(names) > shown else ""
+    return (", ".join(names[:shown]) or "nothing") + more
 
 
 def _run_info(model_file: Path, location: str) -> dict:
