@@ -19,18 +19,20 @@ if [ -n "$(git status --porcelain -- vit_small_ds nbs)" ]; then
 fi
 
 # Every notebook as a Colab user runs it, on TensorFlow: each alone in an empty folder, in a second
-# environment with only the package's runtime requirements and a notebook runner (no nbdev, no dev extras).
+# environment with only the package's runtime requirements, the export extra (10c_deploy) and a notebook
+# runner (no nbdev, no dev extras).
 stage "runtime-only environment: install"
 python3 -m venv .venv-notebooks
-.venv-notebooks/bin/pip install -q ".[tensorflow]" "execnb<0.2"
+.venv-notebooks/bin/pip install -q ".[tensorflow,export]" "execnb<0.2"
 stage "notebooks, runtime-only environment (TensorFlow)"
 KERAS_BACKEND=tensorflow .venv-notebooks/bin/python tests/run_notebooks.py --jobs 2 "${full[@]}" nbs/*.ipynb
 
 # The component notebooks' tests again on JAX. The training notebooks' code runs on JAX in pytest
-# (tests/test_cli.py, tests/test_determinism.py), at a fraction of the time.
+# (tests/test_cli.py, tests/test_determinism.py), at a fraction of the time. Exports run on TensorFlow
+# (tests/test_deploy.py exports a model trained on JAX).
 stage "component notebooks (JAX)"
 KERAS_BACKEND=jax nbdev_test --n_workers 2 --flags "${full:+slow}" \
-    --skip_file_re '^([_.]|index|tutorial|09_training|09e_run|11_cli|12_bench|13_experiments)'
+    --skip_file_re '^([_.]|index|tutorial|09_training|09e_run|10c_deploy|11_cli|12_bench|13_experiments)'
 
 stage "pytest"
 python -m pytest -q -n 2 --dist loadfile --durations=15 "${full[@]}" tests  # a file's tests share one worker, and its fixtures

@@ -18,14 +18,26 @@ def settings():
     return config["DEFAULT"]
 
 
-def colab_cell():
-    "The first cell of every notebook: in Colab, install the package from the project's repository."
+# the notebooks that need an extra beyond the runtime requirements
+EXTRAS = {"10c_deploy": "export"}
+
+
+def colab_cell(notebook: str):
+    """The first cell of every notebook: in Colab, install the package from the project's repository,
+    with the extra the notebook needs."""
+    extra = EXTRAS.get(notebook)
+    needs = f"this library and its {extra} extra" if extra else "only this library"
+    package = (
+        f'"vit_small_ds[{extra}] @ git+{settings()["git_url"]}"'
+        if extra
+        else f"git+{settings()['git_url']}"
+    )
     return (
         "import sys\n"
         "\n"
-        "# Colab has Keras, TensorFlow, JAX and matplotlib; it needs only this library\n"
+        f"# Colab has Keras, TensorFlow, JAX and matplotlib; it needs {needs}\n"
         'if "google.colab" in sys.modules:\n'
-        f"    %pip install -q git+{settings()['git_url']}"
+        f"    %pip install -q {package}"
     )
 
 
@@ -39,7 +51,7 @@ def code_cells(path):
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_notebook_starts_by_installing_the_package_in_colab_only(path):
-    assert code_cells(path)[0] == colab_cell()
+    assert code_cells(path)[0] == colab_cell(path.stem)
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)

@@ -35,6 +35,7 @@ from vit_small_ds import (
 from vit_small_ds.attention_maps import attention_maps, plot_attention
 from vit_small_ds.augmentation import adapt_normalization
 from vit_small_ds.data import ImageDataset, load_dataset, make_pipeline, select_classes, show_images
+from vit_small_ds.deploy import export, run_artifact
 from vit_small_ds.devices import using_dtype_policy
 from vit_small_ds.finetuning import backbone, features
 from vit_small_ds.models import (
@@ -69,6 +70,7 @@ __all__ = [
     "create_model",
     "create_shiftvit_classifier",
     "create_vit_classifier",
+    "export",
     "features",
     "list_models",
     "list_presets",
@@ -80,6 +82,7 @@ __all__ = [
     "plot_confusion_matrix",
     "plot_history",
     "predict_probabilities",
+    "run_artifact",
     "run_experiment",
     "save_pretrained",
     "select_classes",

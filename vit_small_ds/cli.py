@@ -4,7 +4,8 @@
 
 # %% auto #0
 __all__ = ['UsageError', 'train_parser', 'run_spec', 'train', 'evaluate_parser', 'evaluate', 'load_images', 'predict_parser',
-           'predict', 'bench_parser', 'bench', 'main', 'train_main', 'evaluate_main', 'predict_main', 'bench_main']
+           'predict', 'bench_parser', 'bench', 'export_parser', 'export', 'main', 'train_main', 'evaluate_main',
+           'predict_main', 'bench_main', 'export_main']
 
 # %% ../nbs/11_cli.ipynb #7a28acd4
 import argparse
@@ -19,6 +20,7 @@ from PIL import Image, UnidentifiedImageError
 from .bench import TRAINING_LOOPS, benchmark
 from .checks import invalid_argument
 from .data import load_dataset, make_pipeline
+from . import deploy
 from .devices import DTYPE_POLICIES
 from .lsa import ATTENTION_KINDS
 from . import run
@@ -55,6 +57,14 @@ def _parser(prog: str, description: str, examples: str) -> argparse.ArgumentPars
     )
     parser.add_argument("--debug", action="store_true", help="show the traceback of an error")
     return parser
+
+
+def _add_saved_model_argument(parser):
+    parser.add_argument(
+        "path",
+        help="a run folder, a .keras file, a save_pretrained folder, a "
+        "documents' Keras 2 SavedModel, or hf://user/name",
+    )
 
 
 def _number(kind, ok, expected):
@@ -326,11 +336,7 @@ def evaluate_parser() -> argparse.ArgumentParser:
         "  vit_small_ds_evaluate runs/sl_vit_sample\n  "
         "vit_small_ds_evaluate my_model.keras --dataset cifar10",
     )
-    p.add_argument(
-        "path",
-        help="a run folder, a .keras file, a save_pretrained folder, a "
-        "documents' Keras 2 SavedModel, or hf://user/name",
-    )
+    _add_saved_model_argument(p)
     p.add_argument(
         "--dataset",
         help="score on this dataset's test split instead of the run's "
@@ -417,11 +423,7 @@ def predict_parser() -> argparse.ArgumentParser:
         "  vit_small_ds_predict runs/sl_vit_sample boot.png shirt.jpg\n  "
         "vit_small_ds_predict runs/sl_vit_sample *.png --top 1 --json",
     )
-    p.add_argument(
-        "path",
-        help="a run folder, a .keras file, a save_pretrained folder, a "
-        "documents' Keras 2 SavedModel, or hf://user/name",
-    )
+    _add_saved_model_argument(p)
     p.add_argument(
         "images", nargs="+", help="image files to classify; they are resized to the model's input"
     )
@@ -489,8 +491,40 @@ def bench(argv=None) -> dict:
     print(json.dumps(result))
     return result
 
+# %% ../nbs/11_cli.ipynb #cd36925f
+def export_parser() -> argparse.ArgumentParser:
+    p = _parser(
+        "vit_small_ds_export",
+        "Write a saved model for serving without Keras: uint8 images in, class probabilities out, "
+        "and its signature (tensor names, shapes, class names) beside it as JSON.",
+        "  vit_small_ds_export runs/sl_vit_sample --format onnx\n  "
+        "vit_small_ds_export my_model.keras --format litert --output phone/model.tflite",
+    )
+    _add_saved_model_argument(p)
+    p.add_argument(
+        "--format",
+        choices=list(deploy.EXPORT_FORMATS),
+        default="saved_model",
+        help="TensorFlow SavedModel (a folder), ONNX (.onnx) or LiteRT (.tflite)",
+    )
+    p.add_argument(
+        "--output", help="where to write it; unset: exported/<model name> with the format's suffix"
+    )
+    return p
+
+
+def export(argv=None) -> dict:
+    "Run `vit_small_ds_export` with the command-line words `argv`; return the signature."
+    a = export_parser().parse_args(argv)
+    model, info = load_pretrained(a.path)
+    output = a.output or f"exported/{model.name}{deploy.EXPORT_FORMATS[a.format][1]}"
+    signature = deploy.export(model, output, a.format, class_names=info.get("class_names"))
+    print(f"Wrote {output}, and its signature {deploy.signature_path(output)}")
+    return signature
+
 # %% ../nbs/11_cli.ipynb #a2c611c8
-_USER_ERRORS = (ValueError, FileNotFoundError, FileExistsError)
+# a missing converter is the user's to install
+_USER_ERRORS = (ValueError, FileNotFoundError, FileExistsError, ModuleNotFoundError)
 
 
 def main(command, argv=None):
@@ -519,3 +553,7 @@ def predict_main():
 
 def bench_main():
     main(bench)
+
+
+def export_main():
+    main(export)
