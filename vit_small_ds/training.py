@@ -37,8 +37,8 @@ from vit_small_ds.run_files import (
     read_history,
     write_json,
 )
-from .schedules import warmup_cosine
-from .time_budget import StopAtDeadline, measure_step_seconds, plan_epochs
+from .schedules import CosineAdamW
+from .time_budget import FitScheduleToDeadline, measure_step_seconds, plan_epochs
 
 # %% ../nbs/09_training.ipynb #8ce0476b
 @dataclass
@@ -101,17 +101,17 @@ def _loss_and_metrics(one_hot: bool, label_smoothing: float):
 
 
 def compile_model(model, config: TrainConfig, steps_per_epoch: int):
-    "Compile `model` with AdamW driven by a warm-up cosine schedule over all `config.epochs`."
+    """Compile `model` with AdamW on a warm-up cosine schedule over all `config.epochs`
+    (`CosineAdamW`, whose length a time budget may change)."""
     total_steps = steps_per_epoch * config.epochs
-    schedule = warmup_cosine(
-        config.learning_rate, total_steps, warmup_steps=int(total_steps * config.warmup_fraction)
+    optimizer = CosineAdamW(
+        config.learning_rate,
+        total_steps,
+        warmup_steps=int(total_steps * config.warmup_fraction),
+        weight_decay=config.weight_decay,
     )
     loss, metrics = _loss_and_metrics(config.one_hot, config.label_smoothing)
-    model.compile(
-        optimizer=keras.optimizers.AdamW(learning_rate=schedule, weight_decay=config.weight_decay),
-        loss=loss,
-        metrics=metrics,
-    )
+    model.compile(optimizer=optimizer, loss=loss, metrics=metrics)
 
 # %% ../nbs/09_training.ipynb #7daddb18
 def check_labels(labels, num_classes: int, name: str = "labels"):
@@ -182,8 +182,8 @@ def _run_callbacks(out, best_weights, config, resuming):
 def _epochs_for_budget(
     model, data, config, train_map, val_map, steps_per_epoch, plan_file, started
 ):
-    """Probe the model's speed and plan the epochs of `config.time_budget`; a resumed run keeps its
-    first plan."""
+    """Probe the model's speed and plan the epochs of `config.time_budget` (the schedule's first
+    length); a resumed run keeps its first plan."""
     if plan_file.exists():
         return json.loads(plan_file.read_text())["epochs"]
     probe_steps = 6  # the first compiles; the median of the other five is the step time
@@ -215,6 +215,25 @@ def _epochs_for_budget(
         },
     )
     return epochs
+
+
+def _time_budget(model, data, config, batch_maps, steps_per_epoch, out, started, resuming):
+    """The config of a time-budgeted run, its epochs planned, and the callback that fits the
+    schedule to the time left; a resumed run keeps the schedule its checkpoint holds."""
+    plan_file = out / "time_budget.json"
+    epochs = _epochs_for_budget(
+        model, data, config, *batch_maps, steps_per_epoch, plan_file, started
+    )
+    deadline = None if resuming else started + 60 * config.time_budget
+    compilation = json.loads(plan_file.read_text())["probe_seconds"]["compilation"]
+    fit_schedule = FitScheduleToDeadline(steps_per_epoch, deadline, compilation)
+    return replace(config, epochs=epochs), fit_schedule
+
+
+def _record_plans(config, plans, plan_file):
+    "`config` with the epochs of the last plan; the plans made after each epoch go to `plan_file`."
+    write_json(plan_file, {**json.loads(plan_file.read_text()), "replans": plans})
+    return replace(config, epochs=plans[-1])
 
 # %% ../nbs/09_training.ipynb #1b657549
 def _checked_config(model, data, config):
@@ -314,12 +333,12 @@ def run_experiment(
     settings: dict = None,  # how the model and the data were made, for `config.json`
 ):
     """Train `model` on `data` as `config` says; returns `(history, metrics)` and writes the run
-    files. With `config.time_budget` the number of epochs is planned from the measured speed
+    files. A `config.time_budget` plans the epochs, then fits them to the time left
     (`time_budget.json`)."""
     started = time.monotonic()
     config = _checked_config(model, data, config or TrainConfig())
     keras.utils.set_random_seed(config.seed)
-    train, val, test, train_map, to_one_hot = _pipelines(data, config)
+    train, val, test, *batch_maps = _pipelines(data, config)
     steps_per_epoch = math.ceil(len(data.x_train) / config.batch_size)
     with tempfile.TemporaryDirectory() as scratch:
         out = Path(config.output_dir or scratch)
@@ -336,23 +355,24 @@ def run_experiment(
             *_run_callbacks(out, best_weights, config, resuming),
             *callbacks,
         ]
-        if config.time_budget:
-            plan_file = out / "time_budget.json"
-            epochs = _epochs_for_budget(
-                model, data, config, train_map, to_one_hot, steps_per_epoch, plan_file, started
+        fit_schedule = None
+        if config.time_budget:  # its callback first: the checkpoints then hold its plan
+            config, fit_schedule = _time_budget(
+                model, data, config, batch_maps, steps_per_epoch, out, started, resuming
             )
-            config = replace(config, epochs=epochs)
-            fit_callbacks.append(StopAtDeadline(started + 60 * config.time_budget))
+            fit_callbacks.insert(0, fit_schedule)
         compile_model(model, config, steps_per_epoch)  # its schedule spans `config.epochs`
-        # shuffle=False: the pipeline already shuffles
         model.fit(
             train,
             validation_data=val,
-            epochs=config.epochs,
+            # a time budget's schedule may grow where epochs run faster than the probe's
+            epochs=config.epochs * (2 if fit_schedule else 1),
             callbacks=fit_callbacks,
             verbose=config.verbose,
-            shuffle=False,
+            shuffle=False,  # the pipeline already shuffles
         )
+        if fit_schedule and fit_schedule.plans:
+            config = _record_plans(config, fit_schedule.plans, out / "time_budget.json")
         if non_finite.stopped_at is not None:
             _raise_non_finite(model, non_finite.stopped_at, best_weights)
         fit_seconds = time.monotonic() - started
