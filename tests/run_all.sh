@@ -25,7 +25,13 @@ stage "runtime-only environment: install"
 python3 -m venv .venv-notebooks
 .venv-notebooks/bin/pip install -q ".[tensorflow,export]" "execnb<0.2"
 stage "notebooks, runtime-only environment (TensorFlow)"
-KERAS_BACKEND=tensorflow .venv-notebooks/bin/python tests/run_notebooks.py --jobs 2 "${full[@]}" nbs/*.ipynb
+# the longest first, so that both workers stay busy to the end
+longest=(nbs/09_training.ipynb nbs/tutorial.ipynb nbs/index.ipynb nbs/13_experiments.ipynb)
+notebooks=("${longest[@]}")
+for notebook in nbs/*.ipynb; do
+    [[ " ${longest[*]} " == *" $notebook "* ]] || notebooks+=("$notebook")
+done
+KERAS_BACKEND=tensorflow .venv-notebooks/bin/python tests/run_notebooks.py --jobs 2 "${full[@]}" "${notebooks[@]}"
 
 # The component notebooks' tests again on JAX. The training notebooks' code runs on JAX in pytest
 # (tests/test_cli.py, tests/test_determinism.py), at a fraction of the time. Exports run on TensorFlow
