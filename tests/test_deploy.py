@@ -1,7 +1,7 @@
 """Exports run in their own runtimes and give Keras' probabilities on real images, at batch 1 and 7: vit
 and shiftvit in every format here (sl_vit in float32 and in bfloat16 in nbs/10c_deploy); SavedModels of
 the three families load in a fresh process that never imports this library; a model trained on JAX exports
-from its JAX process and from its .keras file."""
+from its JAX process and from its .keras file (slow: run with --full)."""
 
 import json
 from pathlib import Path
@@ -112,6 +112,7 @@ def test_saved_models_load_without_this_library(exported, data, tmp_path):
             np.testing.assert_allclose(probabilities, references[name][:n], atol=1e-5)
 
 
+@pytest.mark.slow  # about a minute: a JAX process, and a TensorFlow one inside it
 def test_a_model_trained_on_jax_exports_to_every_format(tmp_path, data):
     json_report(["-c", TRAIN_ON_JAX, str(tmp_path)], "jax")
     for format in ("saved_model", "litert"):
