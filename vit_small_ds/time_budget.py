@@ -74,11 +74,9 @@ class FitScheduleToDeadline(keras.callbacks.Callback):
 
     def __init__(self, steps_per_epoch: int, deadline: float = None, compilation: float = 0.0):
         super().__init__()
-        self.steps_per_epoch, self.deadline, self.compilation = (
-            steps_per_epoch,
-            deadline,
-            compilation,
-        )
+        self.steps_per_epoch = steps_per_epoch
+        self.deadline = deadline
+        self.compilation = compilation
 
     def on_train_begin(self, logs=None):
         self.plans = []

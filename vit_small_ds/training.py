@@ -179,13 +179,11 @@ def _run_callbacks(out, best_weights, config, resuming):
     return callbacks
 
 # %% ../nbs/09_training.ipynb #055aa417
-def _epochs_for_budget(
-    model, data, config, train_map, val_map, steps_per_epoch, plan_file, started
-):
+def _plan_for_budget(model, data, config, train_map, val_map, steps_per_epoch, plan_file, started):
     """Probe the model's speed and plan the epochs of `config.time_budget` (the schedule's first
-    length); a resumed run keeps its first plan."""
+    length), as `time_budget.json` records it; a resumed run keeps its first plan."""
     if plan_file.exists():
-        return json.loads(plan_file.read_text())["epochs"]
+        return json.loads(plan_file.read_text())
     probe_steps = 6  # the first compiles; the median of the other five is the step time
 
     # the probe's own pipeline, so the run's shuffling order stays untouched
@@ -206,28 +204,24 @@ def _epochs_for_budget(
     epochs = plan_epochs(
         budget_left, steps_per_epoch, math.ceil(len(data.x_val) / config.batch_size), **seconds
     )
-    write_json(
-        plan_file,
-        {
-            "time_budget_minutes": config.time_budget,
-            "epochs": epochs,
-            "probe_seconds": {k: round(v, 4) for k, v in seconds.items()},
-        },
-    )
-    return epochs
+    plan = {
+        "time_budget_minutes": config.time_budget,
+        "epochs": epochs,
+        "probe_seconds": {k: round(v, 4) for k, v in seconds.items()},
+    }
+    write_json(plan_file, plan)
+    return plan
 
 
 def _time_budget(model, data, config, batch_maps, steps_per_epoch, out, started, resuming):
     """The config of a time-budgeted run, its epochs planned, and the callback that fits the
     schedule to the time left; a resumed run keeps the schedule its checkpoint holds."""
     plan_file = out / "time_budget.json"
-    epochs = _epochs_for_budget(
-        model, data, config, *batch_maps, steps_per_epoch, plan_file, started
-    )
+    plan = _plan_for_budget(model, data, config, *batch_maps, steps_per_epoch, plan_file, started)
     deadline = None if resuming else started + 60 * config.time_budget
-    compilation = json.loads(plan_file.read_text())["probe_seconds"]["compilation"]
+    compilation = plan["probe_seconds"]["compilation"]
     fit_schedule = FitScheduleToDeadline(steps_per_epoch, deadline, compilation)
-    return replace(config, epochs=epochs), fit_schedule
+    return replace(config, epochs=plan["epochs"]), fit_schedule
 
 
 def _record_plans(config, plans, plan_file):
