@@ -6,6 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . tests/stages.sh
 export TF_CPP_MIN_LOG_LEVEL=3
+# TensorFlow's oneDNN CPU kernels on every CPU, as the command-line tools run (09d_devices): notebooks
+# import Keras first, and on an AVX2 CPU TensorFlow would keep its own, slower kernels there.
+export TF_ENABLE_ONEDNN_OPTS=1
 full=()
 if [ "${1:-}" = "--full" ]; then full=(--full); fi
 

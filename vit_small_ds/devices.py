@@ -4,7 +4,7 @@
 
 # %% auto #0
 __all__ = ['DTYPE_POLICIES', 'data_parallel', 'replicas', 'check_batches_split', 'fast_bfloat16', 'resolve_dtype_policy',
-           'using_dtype_policy', 'environment']
+           'using_dtype_policy', 'onednn_enabled', 'environment']
 
 # %% ../nbs/09d_devices.ipynb #fa6082c6
 import contextlib
@@ -118,10 +118,18 @@ def using_dtype_policy(dtype_policy: str):
     finally:
         keras.config.set_dtype_policy(previous)
 
+# %% ../nbs/09d_devices.ipynb #2d34cb1c
+def onednn_enabled() -> bool:
+    "Whether TensorFlow runs its oneDNN CPU kernels in this process."
+    # TensorFlow's own tests ask this way; the public API does not say
+    from tensorflow.python.util import _pywrap_util_port
+
+    return bool(_pywrap_util_port.IsMklEnabled())
+
 # %% ../nbs/09d_devices.ipynb #1512dfe6
 def environment() -> dict:
-    """The backend, its version, the library versions, the dtype policy, Python and the machine of
-    this process."""
+    """The backend, its version, the library versions, the dtype policy, whether TensorFlow runs
+    oneDNN, Python and the machine of this process."""
     backend = keras.backend.backend()
     return {
         "backend": backend,
@@ -129,6 +137,7 @@ def environment() -> dict:
         "keras_version": keras.__version__,
         "vit_small_ds_version": version("vit_small_ds"),
         "dtype_policy": keras.config.dtype_policy().name,
+        "tensorflow_onednn": onednn_enabled(),
         "devices": replicas(),
         "python": platform.python_version(),
         "machine": platform.machine(),
