@@ -38,7 +38,12 @@ from vit_small_ds.run_files import (
     write_json,
 )
 from .schedules import CosineAdamW
-from .time_budget import FitScheduleToDeadline, measure_step_seconds, plan_epochs
+from vit_small_ds.time_budget import (
+    FitScheduleToDeadline,
+    PlannedEpochsProgbar,
+    measure_step_seconds,
+    plan_epochs,
+)
 
 # %% ../nbs/09_training.ipynb #8ce0476b
 @dataclass
@@ -355,6 +360,7 @@ def run_experiment(
                 model, data, config, batch_maps, steps_per_epoch, out, started, resuming
             )
             fit_callbacks.insert(0, fit_schedule)
+            fit_callbacks.append(PlannedEpochsProgbar(steps_per_epoch))
         compile_model(model, config, steps_per_epoch)  # its schedule spans `config.epochs`
         model.fit(
             train,
