@@ -1,6 +1,6 @@
 """What every registered model must do, checked on a small one of each, on the backend of this process: train a
 step, compute in bfloat16 with float32 logits, give a backbone, hand its weights on to a model for other classes;
-then every variant (each model, and each ViT-family model with each attention kind) saved here loads on the other
+then every variant (each model, and ViT and SL-ViT with each other attention kind) saved here loads on the other
 backend. Run by tests/test_contract.py (KERAS_BACKEND is read when keras is imported, so each backend is a process).
 
     python tests/contract.py save DIR    # the contract, then each variant saved (.keras and weights only) with its
@@ -18,7 +18,8 @@ import numpy as np
 
 import vit_small_ds  # the only import of the library `load` needs: it registers every layer
 
-PRETRAINED = "sl_vit-standard"  # the variant also saved with save_pretrained, whose attention maps are compared too
+# the variant also saved with save_pretrained, whose attention maps are compared too
+PRETRAINED = "sl_vit"
 
 
 def small(name):
@@ -36,15 +37,13 @@ def _settings(name):
 
 
 def variants():
-    "name -> build_model settings: every registered model, and each ViT-family model with each attention kind."
-    found = {}
-    for name in vit_small_ds.list_models():
-        kinds = vit_small_ds.lsa.ATTENTION_KINDS if "attention" in _settings(name) else [None]
-        for kind in kinds:
-            found[f"{name}-{kind}" if kind else name] = {
-                **small(name),
-                **({"attention": kind} if kind else {}),
-            }
+    """name -> build_model settings: every registered model as it is, and ViT and SL-ViT (attention
+    without and with LSA's mask and temperature) with each other attention kind."""
+    found = {name: small(name) for name in vit_small_ds.list_models()}
+    for name in ("vit", "sl_vit"):
+        default = vit_small_ds.models.model_recipe(name).config().attention
+        for kind in sorted(set(vit_small_ds.lsa.ATTENTION_KINDS) - {default}):
+            found[f"{name}-{kind}"] = {**small(name), "attention": kind}
     return found
 
 
