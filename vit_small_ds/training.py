@@ -224,15 +224,15 @@ def _time_budget(model, data, config, batch_maps, steps_per_epoch, out, started,
     plan_file = out / "time_budget.json"
     plan = _plan_for_budget(model, data, config, *batch_maps, steps_per_epoch, plan_file, started)
     deadline = None if resuming else started + 60 * config.time_budget
-    compilation = plan["probe_seconds"]["compilation"]
-    fit_schedule = FitScheduleToDeadline(steps_per_epoch, deadline, compilation)
+    fit_schedule = FitScheduleToDeadline(steps_per_epoch, deadline)
     return replace(config, epochs=plan["epochs"]), fit_schedule
 
 
-def _record_plans(config, plans, plan_file):
-    "`config` with the epochs of the last plan; the plans made after each epoch go to `plan_file`."
-    write_json(plan_file, {**json.loads(plan_file.read_text()), "replans": plans})
-    return replace(config, epochs=plans[-1])
+def _record_plans(config, plans, steps_per_epoch, plan_file):
+    """`config` with the epochs of the last plan; the steps planned after each epoch go to
+    `plan_file`."""
+    write_json(plan_file, {**json.loads(plan_file.read_text()), "replanned_steps": plans})
+    return replace(config, epochs=math.ceil(plans[-1] / steps_per_epoch))
 
 # %% ../nbs/09_training.ipynb #1b657549
 def _checked_config(model, data, config):
@@ -372,7 +372,8 @@ def run_experiment(
             shuffle=False,  # the pipeline already shuffles
         )
         if fit_schedule and fit_schedule.plans:
-            config = _record_plans(config, fit_schedule.plans, out / "time_budget.json")
+            plan_file = out / "time_budget.json"
+            config = _record_plans(config, fit_schedule.plans, steps_per_epoch, plan_file)
         if non_finite.stopped_at is not None:
             _raise_non_finite(model, non_finite.stopped_at, best_weights)
         fit_seconds = time.monotonic() - started
