@@ -126,15 +126,21 @@ class FitScheduleToDeadline(keras.callbacks.Callback):
         if done >= planned:
             self.model.stop_training = True
 
-
+# %% ../nbs/09c_time_budget.ipynb #59ab8152
 class PlannedEpochsProgbar(keras.callbacks.ProgbarLogger):
     """Keras' progress bar, counting epochs to the end the schedule plans now ("Epoch 3/12"), not to
-    `fit`'s epochs, which a time budget sets above the plan."""
+    `fit`'s epochs, which a time budget sets above the plan; and the steps of a last epoch cut
+    short."""
 
     def __init__(self, steps_per_epoch: int):
         super().__init__()
         self.steps_per_epoch = steps_per_epoch
 
     def on_epoch_begin(self, epoch, logs=None):
-        self.epochs = planned_epochs(self.model.optimizer, self.steps_per_epoch)
+        optimizer = self.model.optimizer
+        self.epochs = planned_epochs(optimizer, self.steps_per_epoch)
+        left = round(float(ops.convert_to_numpy(optimizer.total_steps))) - int(
+            ops.convert_to_numpy(optimizer.iterations)
+        )
+        self.target = min(self.steps_per_epoch, max(left, 1))
         super().on_epoch_begin(epoch, logs)
