@@ -68,13 +68,14 @@ def plan_epochs(
 
 # %% ../nbs/09c_time_budget.ipynb #e6f82e99
 def steps_that_fit(
-    seconds: float, step_seconds: float, validation_seconds: float, steps_per_epoch: int
+    seconds: float, step_seconds: float, epoch_overhead: float, steps_per_epoch: int
 ) -> int:
-    """Training steps that fit in `seconds` from the start of an epoch, each epoch begun ending with
-    a validation of `validation_seconds`: whole epochs, then the steps of a shorter last one."""
-    epoch_seconds = steps_per_epoch * step_seconds + validation_seconds
+    """Training steps that fit in `seconds` from the start of an epoch, each epoch begun costing
+    `epoch_overhead` seconds besides its steps (its validation, the saving after it): whole epochs,
+    then the steps of a shorter last one."""
+    epoch_seconds = steps_per_epoch * step_seconds + epoch_overhead
     epochs = max(int(seconds // epoch_seconds), 0)
-    rest = seconds - epochs * epoch_seconds - validation_seconds
+    rest = seconds - epochs * epoch_seconds - epoch_overhead
     last = min(max(int(rest // step_seconds), 0), steps_per_epoch - 1)
     return epochs * steps_per_epoch + last
 
@@ -89,7 +90,8 @@ class FitScheduleToDeadline(keras.callbacks.Callback):
     """After each epoch, fit the schedule (the optimizer's `total_steps`) to the steps done plus
     those the time left before `deadline` (a `time.monotonic()` value) holds at the last epoch's
     pace (`steps_that_fit`), at most `fit`'s epochs; stop at the step where the schedule ends,
-    inside an epoch if need be. An epoch's step time leaves out its first step, which may compile.
+    inside an epoch if need be. An epoch's step time leaves out its first step, which may compile;
+    the rest of an epoch's time (validation, the callbacks after it) is its overhead.
     Without a deadline (a resumed run) the schedule keeps its length. `plans` holds the steps
     planned after each epoch."""
 
@@ -100,6 +102,7 @@ class FitScheduleToDeadline(keras.callbacks.Callback):
 
     def on_train_begin(self, logs=None):
         self.plans = []
+        self.last_epoch_end = None
 
     # the optimizer's variables are read between epochs only: on JAX they are current only then
     def on_epoch_begin(self, epoch, logs=None):
@@ -113,16 +116,22 @@ class FitScheduleToDeadline(keras.callbacks.Callback):
             self.model.stop_training = True
 
     def on_epoch_end(self, epoch, logs=None):
-        done, planned = self.steps_before + len(self.step_ends), self.planned
+        done, planned, now = self.steps_before + len(self.step_ends), self.planned, time.monotonic()
         if self.deadline is not None and done < planned:
-            now, ends = time.monotonic(), self.step_ends
+            ends = self.step_ends
             step_seconds = max((ends[-1] - ends[0]) / max(len(ends) - 1, 1), 1e-6)
-            fits = steps_that_fit(
-                self.deadline - now, step_seconds, now - ends[-1], self.steps_per_epoch
+            # from the last epoch's end: the callbacks that saved after it are overhead too
+            since, steps = (
+                (ends[0], len(ends) - 1)
+                if self.last_epoch_end is None
+                else (self.last_epoch_end, len(ends))
             )
+            overhead = max(now - since - steps * step_seconds, 0.0)
+            fits = steps_that_fit(self.deadline - now, step_seconds, overhead, self.steps_per_epoch)
             planned = min(done + fits, self.params["epochs"] * self.steps_per_epoch)
             self.model.optimizer.total_steps.assign(planned)
         self.plans.append(planned)
+        self.last_epoch_end = now
         if done >= planned:
             self.model.stop_training = True
 
