@@ -393,6 +393,12 @@ def show_images(images, labels, class_names, n: int = 16, ncols: int = 8, predic
     return fig
 
 # %% ../nbs/01_data.ipynb #2115e5a7
+# Autotuning runs a thread per iterator that a destroyed iterator waits for, up to a minute: Keras
+# makes an iterator per epoch, so each epoch stalled 0-60 s. A step's work dwarfs the pipeline's.
+_WITHOUT_AUTOTUNE = tf.data.Options()
+_WITHOUT_AUTOTUNE.autotune.enabled = False
+
+
 def make_pipeline(
     x,
     y,
@@ -420,5 +426,5 @@ def make_pipeline(
         )
     ds = ds.batch(batch_size)
     if batch_map is not None:
-        ds = ds.map(batch_map, num_parallel_calls=tf.data.AUTOTUNE)
-    return ds.prefetch(tf.data.AUTOTUNE)
+        ds = ds.map(batch_map)  # per batch, in prefetch's thread, beside the training step
+    return ds.prefetch(2).with_options(_WITHOUT_AUTOTUNE)
