@@ -42,7 +42,7 @@ from vit_small_ds.time_budget import (
     FitScheduleToDeadline,
     PlannedEpochsProgbar,
     measure_step_seconds,
-    plan_epochs,
+    plan_steps,
 )
 
 # %% ../nbs/09_training.ipynb #8ce0476b
@@ -105,10 +105,10 @@ def _loss_and_metrics(one_hot: bool, label_smoothing: float):
     )
 
 
-def compile_model(model, config: TrainConfig, steps_per_epoch: int):
-    """Compile `model` with AdamW on a warm-up cosine schedule over all `config.epochs`
-    (`CosineAdamW`, whose length a time budget may change)."""
-    total_steps = steps_per_epoch * config.epochs
+def compile_model(model, config: TrainConfig, steps_per_epoch: int, total_steps: int = None):
+    """Compile `model` with AdamW on a warm-up cosine schedule over `total_steps` (None: all
+    `config.epochs`; `CosineAdamW`, whose length a time budget may change)."""
+    total_steps = total_steps or steps_per_epoch * config.epochs
     optimizer = CosineAdamW(
         config.learning_rate,
         total_steps,
@@ -185,7 +185,7 @@ def _run_callbacks(out, best_weights, config, resuming):
 
 # %% ../nbs/09_training.ipynb #055aa417
 def _plan_for_budget(model, data, config, train_map, val_map, steps_per_epoch, plan_file, started):
-    """Probe the model's speed and plan the epochs of `config.time_budget` (the schedule's first
+    """Probe the model's speed and plan the steps of `config.time_budget` (the schedule's first
     length), as `time_budget.json` records it; a resumed run keeps its first plan."""
     if plan_file.exists():
         return json.loads(plan_file.read_text())
@@ -206,12 +206,13 @@ def _plan_for_budget(model, data, config, train_map, val_map, steps_per_epoch, p
     compile_model(model, config, steps_per_epoch)  # the probe trains; fit gets a fresh optimizer
     seconds = measure_step_seconds(model, batches("train", train_map), batches("val", val_map))
     budget_left = 60 * config.time_budget - (time.monotonic() - started)
-    epochs = plan_epochs(
+    steps = plan_steps(
         budget_left, steps_per_epoch, math.ceil(len(data.x_val) / config.batch_size), **seconds
     )
     plan = {
         "time_budget_minutes": config.time_budget,
-        "epochs": epochs,
+        "steps": steps,
+        "epochs": math.ceil(steps / steps_per_epoch),
         "probe_seconds": {k: round(v, 4) for k, v in seconds.items()},
     }
     write_json(plan_file, plan)
@@ -219,13 +220,14 @@ def _plan_for_budget(model, data, config, train_map, val_map, steps_per_epoch, p
 
 
 def _time_budget(model, data, config, batch_maps, steps_per_epoch, out, started, resuming):
-    """The config of a time-budgeted run, its epochs planned, and the callback that fits the
-    schedule to the time left; a resumed run keeps the schedule its checkpoint holds."""
+    """The config of a time-budgeted run (the epochs of its first plan), the callback that fits the
+    schedule to the time left, and the steps of the first plan; a resumed run keeps the schedule
+    its checkpoint holds."""
     plan_file = out / "time_budget.json"
     plan = _plan_for_budget(model, data, config, *batch_maps, steps_per_epoch, plan_file, started)
     deadline = None if resuming else started + 60 * config.time_budget
     fit_schedule = FitScheduleToDeadline(steps_per_epoch, deadline)
-    return replace(config, epochs=plan["epochs"]), fit_schedule
+    return replace(config, epochs=plan["epochs"]), fit_schedule, plan["steps"]
 
 
 def _record_plans(config, plans, steps_per_epoch, plan_file):
@@ -332,7 +334,7 @@ def run_experiment(
     settings: dict = None,  # how the model and the data were made, for `config.json`
 ):
     """Train `model` on `data` as `config` says; returns `(history, metrics)` and writes the run
-    files. A `config.time_budget` plans the epochs, then fits them to the time left
+    files. A `config.time_budget` plans the schedule's steps, then fits them to the time left
     (`time_budget.json`)."""
     started = time.monotonic()
     config = _checked_config(model, data, config or TrainConfig())
@@ -354,14 +356,14 @@ def run_experiment(
             *_run_callbacks(out, best_weights, config, resuming),
             *callbacks,
         ]
-        fit_schedule = None
+        fit_schedule = total_steps = None
         if config.time_budget:  # its callback first: the checkpoints then hold its plan
-            config, fit_schedule = _time_budget(
+            config, fit_schedule, total_steps = _time_budget(
                 model, data, config, batch_maps, steps_per_epoch, out, started, resuming
             )
             fit_callbacks.insert(0, fit_schedule)
             fit_callbacks.append(PlannedEpochsProgbar(steps_per_epoch))
-        compile_model(model, config, steps_per_epoch)  # its schedule spans `config.epochs`
+        compile_model(model, config, steps_per_epoch, total_steps)
         model.fit(
             train,
             validation_data=val,
