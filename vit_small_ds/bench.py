@@ -13,6 +13,7 @@ import numpy as np
 import tensorflow as tf
 
 from .checks import check_choice
+from .data import without_autotuning
 from .devices import environment, resolve_dtype_policy, using_dtype_policy
 from .models import create_model, list_presets, model_recipe
 from .time_budget import seconds_per_call
@@ -96,7 +97,7 @@ def _benchmark(
 
     # keeps the weights on the device for the epoch; train_on_batch reads them back at every step
     if loop == "fit":
-        epoch = tf.data.Dataset.from_tensors((x, y)).repeat(steps)
+        epoch = without_autotuning(tf.data.Dataset.from_tensors((x, y)).repeat(steps))
         model.fit(epoch, verbose=0)  # compiles; not timed
         train_seconds = seconds_per_step(lambda: model.fit(epoch, verbose=0))
     else:

@@ -6,7 +6,7 @@
 __all__ = ['FASHION_MNIST_CLASSES', 'CIFAR10_CLASSES', 'CIFAR100_CLASSES', 'DEBIAN_FASHION_MNIST', 'IDX_FILES', 'NAMED_DATASETS',
            'SAMPLE_PATH', 'ImageDataset', 'stratified_split', 'read_idx', 'read_idx_split', 'read_cifar_archive',
            'DatasetNotFoundError', 'load_image_folder', 'load_dataset', 'select_classes', 'show_images',
-           'make_pipeline']
+           'without_autotuning', 'make_pipeline']
 
 # %% ../nbs/01_data.ipynb #75a7599d
 import gzip
@@ -393,10 +393,13 @@ def show_images(images, labels, class_names, n: int = 16, ncols: int = 8, predic
     return fig
 
 # %% ../nbs/01_data.ipynb #2115e5a7
-# Autotuning runs a thread per iterator that a destroyed iterator waits for, up to a minute: Keras
-# makes an iterator per epoch, so each epoch stalled 0-60 s. A step's work dwarfs the pipeline's.
-_WITHOUT_AUTOTUNE = tf.data.Options()
-_WITHOUT_AUTOTUNE.autotune.enabled = False
+def without_autotuning(dataset: tf.data.Dataset) -> tf.data.Dataset:
+    """`dataset` with tf.data's autotuning off. Its thread wakes up ever more rarely, up to once a
+    minute, and a destroyed iterator waits for it: Keras makes an iterator for each epoch and each
+    `fit`, which then stalled for up to a minute. A training step's work dwarfs the pipeline's."""
+    options = tf.data.Options()
+    options.autotune.enabled = False
+    return dataset.with_options(options)
 
 
 def make_pipeline(
@@ -427,4 +430,4 @@ def make_pipeline(
     ds = ds.batch(batch_size)
     if batch_map is not None:
         ds = ds.map(batch_map)  # per batch, in prefetch's thread, beside the training step
-    return ds.prefetch(2).with_options(_WITHOUT_AUTOTUNE)
+    return without_autotuning(ds.prefetch(2))
