@@ -9,6 +9,10 @@ export TF_CPP_MIN_LOG_LEVEL=3
 # TensorFlow's oneDNN CPU kernels on every CPU, as the command-line tools run (09d_devices): notebooks
 # import Keras first, and on an AVX2 CPU TensorFlow would keep its own, slower kernels there.
 export TF_ENABLE_ONEDNN_OPTS=1
+# JAX's persistent compilation cache, empty at the start of each run: the JAX notebooks and tests
+# compile the same small programs in many processes (a test that runs a command twice, a resumed run)
+export JAX_COMPILATION_CACHE_DIR="$PWD/.jax_cache" JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS=0
+rm -rf "$JAX_COMPILATION_CACHE_DIR"
 full=()
 if [ "${1:-}" = "--full" ]; then full=(--full); fi
 
@@ -26,7 +30,8 @@ fi
 # runner (no nbdev, no dev extras).
 stage "runtime-only environment: install"
 python3 -m venv .venv-notebooks
-.venv-notebooks/bin/pip install -q ".[tensorflow,export]" "execnb<0.2"
+# --no-compile: Python compiles only the modules the notebooks import, when they first do
+.venv-notebooks/bin/pip install -q --no-compile ".[tensorflow,export]" "execnb<0.2"
 stage "notebooks, runtime-only environment (TensorFlow)"
 # the longest first, so that both workers stay busy to the end
 longest=(nbs/09_training.ipynb nbs/tutorial.ipynb nbs/index.ipynb nbs/13_experiments.ipynb)
