@@ -59,7 +59,13 @@ from vit_small_ds.run import RunSpec, train
 from vit_small_ds.run_files import plot_confusion_matrix, plot_history
 from vit_small_ds.saving import load_pretrained, save_pretrained
 from vit_small_ds.shiftvit import SHIFTVIT_PRESETS, ShiftViTConfig, create_shiftvit_classifier
-from vit_small_ds.training import TrainConfig, compare, predict_probabilities, run_experiment
+from vit_small_ds.training import (
+    TrainConfig,
+    compare,
+    predict_probabilities,
+    run_experiment,
+    with_test_time_flip,
+)
 from vit_small_ds.vit import VIT_PRESETS, ViTConfig, create_vit_classifier
 
 __all__ = [
@@ -98,4 +104,5 @@ __all__ = [
     "show_images",
     "train",
     "using_dtype_policy",
+    "with_test_time_flip",
 ]

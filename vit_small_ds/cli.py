@@ -27,7 +27,8 @@ from . import run
 from .models import MODELS, RECIPES, list_models, list_presets, list_recipes
 from .run import RunSpec
 from .saving import load_pretrained
-from .training import predict_probabilities
+from .label_mixing import one_hot_labels
+from .training import TrainConfig, compiled_for_scoring, predict_probabilities
 from .vit import POOLS
 
 # %% ../nbs/11_cli.ipynb #487de71f
@@ -238,6 +239,12 @@ def _add_training_flags(p, d):
         help="each epoch shows 1/N of the training images N times, augmented differently",
     )
     p.add_argument(
+        "--test-time-flip",
+        action=argparse.BooleanOptionalAction,
+        default=d.test_time_flip,
+        help="score each test image and its mirror image, averaged",
+    )
+    p.add_argument(
         "--seed",
         type=int,
         default=d.seed,
@@ -344,6 +351,11 @@ def evaluate_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--data-dir", help="folder with the original dataset archives, for offline use")
     p.add_argument("--batch-size", type=_positive_int, default=256, help="images per step")
+    p.add_argument(
+        "--test-time-flip",
+        action=argparse.BooleanOptionalAction,
+        help="score each test image and its mirror image, averaged; unset: as the run did",
+    )
     return p
 
 # %% ../nbs/11_cli.ipynb #0a7b0f24
@@ -375,8 +387,18 @@ def evaluate(argv=None) -> dict:
             "images of the model's input shape "
             f"{tuple(model.input_shape[1:])}, but its images are {data.input_shape}",
         )
-    scores = model.evaluate(
-        make_pipeline(data.x_test, data.y_test, a.batch_size, training=False),
+    trained = run.get("train", {})  # the run's TrainConfig
+    config = TrainConfig(  # its loss, label smoothing included, and its scoring
+        batch_size=a.batch_size,
+        label_smoothing=trained.get("label_smoothing", 0.0),
+        mixing=trained.get("mixing", False),
+        test_time_flip=trained.get("test_time_flip", False)
+        if a.test_time_flip is None
+        else a.test_time_flip,
+    )
+    labels = one_hot_labels(data.num_classes) if config.one_hot else None
+    scores = compiled_for_scoring(model, config).evaluate(
+        make_pipeline(data.x_test, data.y_test, a.batch_size, training=False, batch_map=labels),
         verbose=0,
         return_dict=True,
     )

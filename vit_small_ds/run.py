@@ -54,6 +54,7 @@ class RunSpec:
     label_smoothing: float = _TRAIN.label_smoothing
     mixing: bool = _TRAIN.mixing
     repeated_augmentation: int = _TRAIN.repeated_augmentation
+    test_time_flip: bool = _TRAIN.test_time_flip
     seed: int = _TRAIN.seed
     output: str = None  # None: runs/<model>_<dataset>
     overwrite: bool = False
