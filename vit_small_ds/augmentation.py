@@ -12,6 +12,7 @@ import keras
 import tensorflow as tf
 from keras import layers
 
+from .data import without_autotuning
 from .jax_affine import RandAugment, RandomRotation, RandomTranslation, RandomZoom
 
 # %% ../nbs/02_augmentation.ipynb #6b251215
@@ -26,7 +27,7 @@ def adapted_normalization(x_train=None, batch_size: int = 1024):
 
 
 def _float_batches(images, batch_size):
-    return (
+    return without_autotuning(
         tf.data.Dataset.from_tensor_slices(images)
         .batch(batch_size)
         .map(lambda x: tf.cast(x, tf.float32))
