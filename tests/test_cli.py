@@ -186,6 +186,10 @@ def user_errors(run, tmp_path):
             Image.new("L", (24, 24), i * 20).save(grey / name / f"{i}.png")
     (tmp_path / "notes.txt").write_text("not a model")
     shutil.copy(run / "model.keras", tmp_path / "alone.keras")  # no config.json beside it
+    moved = tmp_path / "moved"  # a run whose image folder has other files now
+    shutil.copytree(run, moved)
+    config = json.loads((moved / "config.json").read_text())
+    (moved / "config.json").write_text(json.dumps({**config, "files_hash": "0" * 64}))
     return [
         (
             train,
@@ -196,6 +200,7 @@ def user_errors(run, tmp_path):
         (evaluate, [], "the following arguments are required: path"),
         (evaluate, [str(run / "missing.keras")], "missing.keras"),
         (evaluate, [str(run), "--dataset", str(grey)], "but its images are (24, 24, 1)"),
+        (evaluate, [str(moved)], "has other files now"),
         (
             train,
             ["--dataset", str(tmp_path / "no_such_folder"), "--output", str(tmp_path / "x")],

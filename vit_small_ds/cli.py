@@ -187,6 +187,11 @@ def _add_data_flags(p, d):
         "--image-size", type=_positive_int, help="resize the images of a folder to this square size"
     )
     p.add_argument(
+        "--cache",
+        help="keep a folder's decoded images in 'memory' or in files at this path prefix; "
+        "unset: decoded every epoch",
+    )
+    p.add_argument(
         "--validation-split",
         type=_fraction,
         default=d.validation_split,
@@ -378,6 +383,13 @@ def evaluate(argv=None) -> dict:
             seed=run["seed"],
             image_size=run["image_size"],
         )
+        if run.get("files_hash", data.files_hash) != data.files_hash:
+            raise invalid_argument(
+                "path",
+                a.path,
+                f"a run whose image folder still holds the files it split: {run['dataset_source']} "
+                "has other files now (its file list's hash differs from the run's config.json)",
+            )
     else:
         data = load_dataset(a.dataset, data_dir=a.data_dir, image_size=model.input_shape[1])
     if data.input_shape != tuple(model.input_shape[1:]):

@@ -4,19 +4,21 @@
 
 # %% auto #0
 __all__ = ['FASHION_MNIST_CLASSES', 'CIFAR10_CLASSES', 'CIFAR100_CLASSES', 'DEBIAN_FASHION_MNIST', 'IDX_FILES', 'NAMED_DATASETS',
-           'SAMPLE_PATH', 'ImageDataset', 'stratified_split', 'read_idx', 'read_idx_split', 'read_cifar_archive',
-           'DatasetNotFoundError', 'load_image_folder', 'load_dataset', 'select_classes', 'show_images',
-           'without_autotuning', 'make_pipeline']
+           'DECODED_FORMATS', 'DECODE_THREADS', 'SAMPLE_PATH', 'CACHE_SHUFFLE_BUFFER', 'ImageDataset',
+           'stratified_split', 'read_idx', 'read_idx_split', 'read_cifar_archive', 'DatasetNotFoundError',
+           'without_autotuning', 'ImageFiles', 'image_folder_files', 'load_image_folder', 'load_dataset',
+           'select_classes', 'show_images', 'make_pipeline']
 
 # %% ../nbs/01_data.ipynb #75a7599d
 import gzip
+import hashlib
 import importlib.resources
 import math
 import os
 import pickle
 import tarfile
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import keras
@@ -32,7 +34,7 @@ from .checks import check_fraction, check_positive_int, invalid_argument
 class ImageDataset:
     "Train, validation and test splits of an image classification dataset."
 
-    x_train: np.ndarray  # (n, H, W, C) uint8
+    x_train: np.ndarray  # (n, H, W, C) uint8, or the `ImageFiles` of an image folder
     y_train: np.ndarray  # (n,) int64
     x_val: np.ndarray
     y_val: np.ndarray
@@ -40,6 +42,7 @@ class ImageDataset:
     y_test: np.ndarray
     class_names: list  # class_names[label] names the class
     name: str = ""
+    files_hash: str = None  # an image folder's file list (SHA-256); None for the others
 
     @property
     def num_classes(self) -> int:
@@ -223,17 +226,90 @@ def _load_named(name, data_dir, download):
     )
 
 # %% ../nbs/01_data.ipynb #224b9eea
-def _read_image(path, image_size):
-    with Image.open(path) as image:
-        image = image.convert("L" if image.mode in ("1", "L", "I;16", "I") else "RGB")
-        if image_size is not None:
-            image = image.resize((image_size, image_size), Image.BILINEAR)
-        return np.asarray(image)
+def without_autotuning(dataset: tf.data.Dataset) -> tf.data.Dataset:
+    """`dataset` with tf.data's autotuning off. Its thread wakes up ever more rarely, up to once a
+    minute, and a destroyed iterator waits for it: Keras makes an iterator for each epoch and each
+    `fit`, which then stalled for up to a minute. A training step's work dwarfs the pipeline's."""
+    options = tf.data.Options()
+    options.autotune.enabled = False
+    return dataset.with_options(options)
+
+# %% ../nbs/01_data.ipynb #d1e2f3a4
+DECODED_FORMATS = ("JPEG", "PNG", "BMP", "GIF")  # what tf.io.decode_image reads (GIF: first frame)
+DECODE_THREADS = os.cpu_count() or 1
 
 
-def load_image_folder(path, image_size=None, class_names=None):
-    """Images `(n, H, W, C)` uint8 (resized to `image_size` x `image_size` when given), labels and
-    class names from `path/<class>/<image file>`."""
+@dataclass(frozen=True, eq=False)
+class ImageFiles:
+    """Image files that stand in for an `(n, height, width, channels)` uint8 array and are decoded
+    when read: `len`, `shape`, `x[i]` (one image), `x[indices]` or `x[a:b]` (fewer files) and
+    `np.asarray(x)` (all of them). `make_pipeline` decodes them in parallel, batch by batch."""
+
+    paths: np.ndarray  # (n,) str
+    height: int
+    width: int
+    channels: int  # 1 (grayscale) or 3 (RGB)
+    ndim = 4
+    dtype = np.dtype(np.uint8)
+
+    @property
+    def shape(self) -> tuple:
+        return (len(self.paths), self.height, self.width, self.channels)
+
+    def __len__(self):
+        return len(self.paths)
+
+    def __getitem__(self, index):
+        if isinstance(index, (int, np.integer)):
+            return np.asarray(replace(self, paths=self.paths[[index]]))[0]
+        return replace(self, paths=self.paths[index])
+
+    def __array__(self, dtype=None, copy=None):
+        images = np.empty(self.shape, np.uint8)
+        for i, image in enumerate(self.decoded().as_numpy_iterator()):
+            images[i] = image
+        return images if dtype is None else images.astype(dtype)
+
+    def decode(self, path):
+        "The image file at `path` (a string tensor) as a `(height, width, channels)` uint8 tensor."
+        # as stored (BMP's decoder converts to 3 or 4 channels only), then as the folder needs
+        image = tf.io.decode_image(tf.io.read_file(path), expand_animations=False)
+        if self.channels == 1:  # every file's header said grayscale
+            image = image[..., :1]
+        else:  # grayscale replicated, alpha dropped
+            image = tf.cond(
+                tf.shape(image)[-1] < 3,
+                lambda: tf.repeat(image[..., :1], 3, -1),
+                lambda: image[..., :3],
+            )
+        # antialiased like PIL's resize; at the image's own size, the identity
+        image = tf.image.resize(image, (self.height, self.width), antialias=True)
+        image = tf.cast(tf.round(tf.clip_by_value(image, 0, 255)), tf.uint8)
+        return tf.ensure_shape(image, self.shape[1:])  # the channels, unknown to the decoder
+
+    def decoded(self) -> tf.data.Dataset:
+        "The images, in order, decoded `DECODE_THREADS` at a time."
+        return without_autotuning(
+            tf.data.Dataset.from_tensor_slices(self.paths).map(
+                self.decode, num_parallel_calls=DECODE_THREADS
+            )
+        )
+
+# %% ../nbs/01_data.ipynb #5c1d2e3f
+def _image_header(file):
+    "`(height, width, channels)` of the image `file` from its header; None if it cannot be decoded."
+    try:
+        with Image.open(file) as image:
+            if image.format not in DECODED_FORMATS:
+                return None
+            return image.height, image.width, 1 if image.mode in ("1", "L", "I;16", "I") else 3
+    except (UnidentifiedImageError, OSError):
+        return None
+
+
+def image_folder_files(path, image_size=None, class_names=None):
+    """`ImageFiles` of the images in `path/<class>/<image file>` (resized to `image_size` x
+    `image_size` when given), their labels and the class names."""
     path = Path(path)
     if not path.is_dir():
         raise invalid_argument(
@@ -250,27 +326,37 @@ def load_image_folder(path, image_size=None, class_names=None):
             "An image folder needs one sub-folder per class and at least two classes; "
             f"{str(path)!r} has {len(class_names)}: {class_names}"
         )
-    images, labels = [], []
+    paths, labels, headers = [], [], []
     for label, class_name in enumerate(class_names):
         for file in sorted((path / class_name).iterdir()):
             if file.is_dir() or file.name.startswith("."):
                 continue
-            try:
-                images.append(_read_image(file, image_size))
-            except (UnidentifiedImageError, OSError):
-                warnings.warn(f"Skipping {str(file)!r}: it is not an image file PIL can read.")
+            header = _image_header(file)
+            if header is None:
+                warnings.warn(f"Skipping {str(file)!r}: it is not a JPEG, PNG, BMP or GIF image.")
                 continue
+            paths.append(str(file))
             labels.append(label)
-    if any(im.ndim == 3 for im in images):  # mixed grayscale and colour: colour wins
-        images = [np.repeat(im[..., None], 3, -1) if im.ndim == 2 else im for im in images]
-    if len({im.shape for im in images}) > 1:
+            headers.append(header)
+    if not paths:
+        raise ValueError(f"{str(path)!r} holds no JPEG, PNG, BMP or GIF images in {class_names}")
+    sizes = sorted({header[:2] for header in headers})
+    if image_size is None and len(sizes) != 1:
         raise ValueError(
-            f"Images in {str(path)!r} have different sizes "
-            f"{sorted({im.shape[:2] for im in images})}; pass `image_size` "
-            "to resize them all to one square size."
+            f"Images in {str(path)!r} have the sizes {sizes}; pass `image_size` to resize them all "
+            "to one square size."
         )
-    x = np.stack(images)
-    return (x[..., None] if x.ndim == 3 else x), np.array(labels, np.int64), class_names
+    height, width = (image_size, image_size) if image_size else sizes[0]
+    channels = max(header[2] for header in headers)  # mixed grayscale and colour: colour wins
+    files = ImageFiles(np.array(paths), height, width, channels)
+    return files, np.array(labels, np.int64), class_names
+
+# %% ../nbs/01_data.ipynb #d2e3f4a5
+def load_image_folder(path, image_size=None, class_names=None):
+    """Images `(n, H, W, C)` uint8 decoded into memory, labels and class names from
+    `path/<class>/<image file>`, as `image_folder_files` lists them."""
+    files, labels, class_names = image_folder_files(path, image_size, class_names)
+    return np.asarray(files), labels, class_names
 
 # %% ../nbs/01_data.ipynb #0253e1ae
 SAMPLE_PATH = importlib.resources.files("vit_small_ds") / "assets" / "fashion_mnist_sample.npz"
@@ -285,17 +371,29 @@ def _load_sample():
         )
 
 # %% ../nbs/01_data.ipynb #eda89a5a
+def _files_hash(root, *splits):
+    """SHA-256 of an image folder's file list: each file's split (train, then test), label and path
+    relative to `root`."""
+    digest = hashlib.sha256()
+    for split, (files, labels) in zip(("train", "test"), splits):
+        for path, label in zip(files.paths, labels):
+            digest.update(f"{split}\t{label}\t{Path(path).relative_to(root).as_posix()}\n".encode())
+    return digest.hexdigest()
+
+
 def _load_folder(path, image_size, validation_split, seed):
-    path = Path(path)
+    path = Path(path).resolve()
     if (path / "train").is_dir() and (path / "test").is_dir():
-        x_train, y_train, class_names = load_image_folder(path / "train", image_size)
-        x_test, y_test, _ = load_image_folder(path / "test", image_size, class_names)
-        return (x_train, y_train), (x_test, y_test), class_names
-    x, y, class_names = load_image_folder(path, image_size)
-    train, test = stratified_split(y, validation_split, seed)
-    return (x[train], y[train]), (x[test], y[test]), class_names
+        x_train, y_train, class_names = image_folder_files(path / "train", image_size)
+        x_test, y_test, _ = image_folder_files(path / "test", image_size, class_names)
+    else:
+        x, y, class_names = image_folder_files(path, image_size)
+        train, test = stratified_split(y, validation_split, seed)
+        x_train, y_train, x_test, y_test = x[train], y[train], x[test], y[test]
+    train, test = (x_train, y_train), (x_test, y_test)
+    return train, test, class_names, _files_hash(path, train, test)
 
-
+# %% ../nbs/01_data.ipynb #d3e4f5a6
 def load_dataset(
     name: str,  # 'sample', 'cifar10', 'cifar100', 'fashion_mnist', 'mnist', or an image folder
     data_dir=None,  # folder holding the original archives; else $VIT_SMALL_DS_DATA
@@ -306,13 +404,14 @@ def load_dataset(
 ) -> ImageDataset:
     "Train/validation/test splits of dataset `name`, looking for local copies before downloading."
     check_fraction(validation_split=validation_split)
+    files_hash = None
     if name == "sample":
         (x_train, y_train), test, class_names = _load_sample()
     elif name in NAMED_DATASETS:
         (x_train, y_train), test, class_names = _load_named(name, data_dir, download)
     # a path: a missing folder gets its own error
     elif Path(name).expanduser().is_dir() or os.sep in name:
-        (x_train, y_train), test, class_names = _load_folder(
+        (x_train, y_train), test, class_names, files_hash = _load_folder(
             Path(name).expanduser(), image_size, validation_split, seed
         )
     else:
@@ -333,6 +432,7 @@ def load_dataset(
         y_test,
         list(class_names),
         name=Path(name).name if name not in NAMED_DATASETS else name,
+        files_hash=files_hash,
     )
 
 # %% ../nbs/01_data.ipynb #c5abd0dc
@@ -393,31 +493,34 @@ def show_images(images, labels, class_names, n: int = 16, ncols: int = 8, predic
     return fig
 
 # %% ../nbs/01_data.ipynb #2115e5a7
-def without_autotuning(dataset: tf.data.Dataset) -> tf.data.Dataset:
-    """`dataset` with tf.data's autotuning off. Its thread wakes up ever more rarely, up to once a
-    minute, and a destroyed iterator waits for it: Keras makes an iterator for each epoch and each
-    `fit`, which then stalled for up to a minute. A training step's work dwarfs the pipeline's."""
-    options = tf.data.Options()
-    options.autotune.enabled = False
-    return dataset.with_options(options)
+CACHE_SHUFFLE_BUFFER = 10_000  # decoded images a cached pipeline shuffles among
 
 
 def make_pipeline(
-    x,
+    x,  # (n, H, W, C) images, or `ImageFiles`
     y,
     batch_size: int,
     training: bool,
     seed: int = 42,
-    shuffle_buffer=None,
+    shuffle_buffer=None,  # None: all of `x`, or `CACHE_SHUFFLE_BUFFER` images when cached
     batch_map=None,
     repeats: int = 1,
+    cache: str = None,  # `ImageFiles`: decoded once, kept in memory ('') or in files at this prefix
 ):
     """A `tf.data.Dataset` of `(images, labels)` batches; shuffled with `seed` when `training`,
     where each epoch holds `len(x) / repeats` images `repeats` times each (repeated
     augmentation)."""
     check_positive_int(batch_size=batch_size, repeats=repeats)
-    ds = tf.data.Dataset.from_tensor_slices((x, y))
-    if training:
+    streamed = isinstance(x, ImageFiles)
+    ds = tf.data.Dataset.from_tensor_slices((x.paths if streamed else x, y))
+    if streamed and cache is not None:
+        # decoded once, in an order drawn with the seed, then shuffled again from a bounded buffer
+        if training:
+            ds = ds.shuffle(len(x), seed=seed, reshuffle_each_iteration=False)
+        cache = cache and _cache_file(cache, x, seed if training else None)
+        ds = ds.map(_decoded(x), num_parallel_calls=DECODE_THREADS).cache(cache)
+        streamed, shuffle_buffer = False, shuffle_buffer or CACHE_SHUFFLE_BUFFER
+    if training:  # file names only, when streamed
         ds = ds.shuffle(shuffle_buffer or len(x), seed=seed, reshuffle_each_iteration=True)
     if training and repeats > 1:
         ds = (
@@ -427,7 +530,19 @@ def make_pipeline(
             )
             .take(len(x))
         )
+    if streamed:
+        ds = ds.map(_decoded(x), num_parallel_calls=DECODE_THREADS)
     ds = ds.batch(batch_size)
     if batch_map is not None:
         ds = ds.map(batch_map)  # per batch, in prefetch's thread, beside the training step
     return without_autotuning(ds.prefetch(2))
+
+
+def _cache_file(prefix, files, seed):
+    "`prefix` and a key of what the cache holds, so that a cache file never serves other images."
+    key = hashlib.sha256(repr((files.paths.tolist(), files.shape, seed)).encode()).hexdigest()
+    return f"{prefix}-{key[:16]}"
+
+
+def _decoded(files):
+    return lambda path, label: (files.decode(path), label)

@@ -44,6 +44,7 @@ class RunSpec:
     data_dir: str = None
     image_size: int = None
     validation_split: float = 0.1
+    cache: str = _TRAIN.cache
     epochs: int = _TRAIN.epochs
     time_budget: float = None
     patience: int = None
@@ -139,8 +140,9 @@ def _train_config(spec, policy, output):
     )
 
 # %% ../nbs/09e_run.ipynb #af307a6b
-def _recorded_settings(spec, architecture):
-    "How the model and the data were made, for the run's `config.json`."
+def _recorded_settings(spec, architecture, files_hash):
+    """How the model and the data were made, for the run's `config.json`; `files_hash`: an image
+    folder's file list, which the run's split depends on."""
     return {
         "preset": spec.preset,
         "overrides": spec.overrides,
@@ -150,6 +152,7 @@ def _recorded_settings(spec, architecture):
         "data_dir": spec.data_dir,
         "image_size": spec.image_size,
         "validation_split": spec.validation_split,
+        "files_hash": files_hash,
         "seed": spec.seed,
         "init_from": spec.init_from,
         "freeze_backbone": spec.freeze_backbone,
@@ -217,7 +220,7 @@ def train(
         print(f"{model.name}: {model.count_params():,} parameters, {policy}{auto}; {data}")
         if spec.init_from:
             _start_from(spec, model)
-        settings = _recorded_settings(spec, architecture)
+        settings = _recorded_settings(spec, architecture, data.files_hash)
         _, metrics = run_experiment(model, data, config, settings=settings)
     print(_summary(metrics, output))
     return metrics

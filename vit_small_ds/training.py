@@ -22,7 +22,7 @@ from keras import ops
 from .label_mixing import label_mixing, one_hot_labels
 from .callbacks import EpochLog, NonFiniteLossError, StopOnNonFiniteLoss
 from .checks import check_choice, check_positive, check_positive_int, check_rate
-from .data import ImageDataset, make_pipeline
+from .data import ImageDataset, ImageFiles, make_pipeline
 from vit_small_ds.devices import (
     DTYPE_POLICIES,
     check_batches_split,
@@ -67,6 +67,9 @@ class TrainConfig:
     overwrite: bool = False  # start afresh in an `output_dir` holding a finished run (else refuse)
     dtype_policy: str = "float32"  # or a mixed policy, or "auto"; build the model under it
     test_time_flip: bool = False  # score each test image and its mirror image (with_test_time_flip)
+    cache: str = (
+        None  # an image folder's decoded images: kept in 'memory' or in files at this prefix
+    )
 
     def __post_init__(self):
         check_positive_int(
@@ -139,8 +142,9 @@ def check_labels(labels, num_classes: int, name: str = "labels"):
 # %% ../nbs/09_training.ipynb #705a1390
 def predict_probabilities(model: keras.Model, images, batch_size: int = 256) -> np.ndarray:
     """Class probabilities `(n, num_classes)` of `model` for `images`, a batch shaped like the
-    model's input."""
-    images = np.asarray(images)
+    model's input, or `ImageFiles`, decoded batch by batch."""
+    streamed = isinstance(images, ImageFiles)
+    images = images if streamed else np.asarray(images)
     expected = tuple(model.input_shape[1:])
     if images.ndim != len(expected) + 1 or images.shape[1:] != expected:
         raise ValueError(
@@ -148,9 +152,11 @@ def predict_probabilities(model: keras.Model, images, batch_size: int = 256) -> 
             f"model {model.name!r}. Received: images.shape={images.shape}"
             + (" (one image? add a batch axis: images[None])" if images.shape == expected else "")
         )
-    return ops.convert_to_numpy(
-        ops.softmax(model.predict(images, batch_size=batch_size, verbose=0))
-    )
+    if streamed:
+        logits = model.predict(images.decoded().batch(batch_size), verbose=0)
+    else:
+        logits = model.predict(images, batch_size=batch_size, verbose=0)
+    return ops.convert_to_numpy(ops.softmax(logits))
 
 # %% ../nbs/09_training.ipynb #939cd31d
 def with_test_time_flip(model: keras.Model) -> keras.Model:
@@ -280,6 +286,10 @@ def _pipelines(data, config):
     "The training, validation and test pipelines, and the batch maps of training and evaluation."
     to_one_hot = one_hot_labels(data.num_classes) if config.one_hot else None
     train_map = label_mixing(data.num_classes, seed=config.seed) if config.mixing else to_one_hot
+
+    def cache(split):  # where an image folder's split keeps its decoded images, if it does
+        return {None: None, "memory": ""}.get(config.cache, f"{config.cache}-{split}")
+
     train = make_pipeline(
         data.x_train,
         data.y_train,
@@ -288,11 +298,12 @@ def _pipelines(data, config):
         seed=config.seed,
         batch_map=train_map,
         repeats=config.repeated_augmentation,
+        cache=cache("train"),
     )
-    val, test = (
-        make_pipeline(x, y, config.batch_size, training=False, batch_map=to_one_hot)
-        for x, y in ((data.x_val, data.y_val), (data.x_test, data.y_test))
+    val = make_pipeline(
+        data.x_val, data.y_val, config.batch_size, False, batch_map=to_one_hot, cache=cache("val")
     )
+    test = make_pipeline(data.x_test, data.y_test, config.batch_size, False, batch_map=to_one_hot)
     return train, val, test, train_map, to_one_hot
 
 
