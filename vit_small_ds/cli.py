@@ -10,6 +10,7 @@ __all__ = ['UsageError', 'train_parser', 'run_spec', 'train', 'evaluate_parser',
 # %% ../nbs/11_cli.ipynb #7a28acd4
 import argparse
 import json
+import os
 import sys
 from dataclasses import asdict
 from pathlib import Path
@@ -21,7 +22,7 @@ from .bench import TRAINING_LOOPS, benchmark
 from .checks import invalid_argument
 from .data import load_dataset, make_pipeline
 from . import deploy
-from .devices import DTYPE_POLICIES
+from .devices import DTYPE_POLICIES, ProcessGroupError
 from .lsa import ATTENTION_KINDS
 from . import run
 from .models import MODELS, RECIPES, list_models, list_presets, list_recipes
@@ -291,6 +292,16 @@ def _add_run_flags(p, d):
         "progress bars on a terminal, else one line per epoch",
     )
 
+# %% ../nbs/11_cli.ipynb #f6a7b8c0
+def _add_group_flags(p):
+    "The flags that make this process one of a group training one model, one per machine."
+    group = p.add_argument_group(
+        "a group of processes (JAX, with --distribute; give all three on every machine)"
+    )
+    group.add_argument("--coordinator-address", help="process 0's host:port, e.g. 10.0.0.1:1234")
+    group.add_argument("--num-processes", type=_positive_int, help="processes in the group")
+    group.add_argument("--process-id", type=int, help="this process's number, 0 to N-1")
+
 
 def train_parser() -> argparse.ArgumentParser:
     p = _parser(
@@ -313,6 +324,7 @@ def train_parser() -> argparse.ArgumentParser:
     _add_data_flags(p, d)
     _add_training_flags(p, d)
     _add_run_flags(p, d)
+    _add_group_flags(p)
     return p
 
 # %% ../nbs/11_cli.ipynb #ba4b4c9c
@@ -571,6 +583,10 @@ def main(command, argv=None):
             raise
         print(f"error: {error}", file=sys.stderr)
         raise SystemExit(2) from None
+    except ProcessGroupError as error:  # the group's failure, told in a line; not the user's
+        print(f"error: {error}", file=sys.stderr, flush=True)
+        sys.stdout.flush()
+        os._exit(1)  # at exit, JAX would wait for the process that is gone
 
 
 def train_main():

@@ -506,6 +506,7 @@ def make_pipeline(
     batch_map=None,
     repeats: int = 1,
     cache: str = None,  # `ImageFiles`: decoded once, kept in memory ('') or in files at this prefix
+    part: tuple = None,  # `(k, n)`: process k of a group of n gets its part of every batch
 ):
     """A `tf.data.Dataset` of `(images, labels)` batches; shuffled with `seed` when `training`,
     where each epoch holds `len(x) / repeats` images `repeats` times each (repeated
@@ -530,18 +531,29 @@ def make_pipeline(
             )
             .take(len(x))
         )
+    rows = batch_size
+    if part is not None:  # rows k * b / n to (k + 1) * b / n of each batch of b, before decoding
+        ds, rows = (
+            ds.batch(batch_size).map(lambda x, y: _part(x, y, *part)).unbatch(),
+            rows // part[1],
+        )
     if streamed:
         ds = ds.map(_decoded(x), num_parallel_calls=DECODE_THREADS)
-    ds = ds.batch(batch_size)
+    ds = ds.batch(rows)
     if batch_map is not None:
         ds = ds.map(batch_map)  # per batch, in prefetch's thread, beside the training step
     return without_autotuning(ds.prefetch(2))
 
-
+# %% ../nbs/01_data.ipynb #f1a2b3c4
 def _cache_file(prefix, files, seed):
     "`prefix` and a key of what the cache holds, so that a cache file never serves other images."
     key = hashlib.sha256(repr((files.paths.tolist(), files.shape, seed)).encode()).hexdigest()
     return f"{prefix}-{key[:16]}"
+
+
+def _part(x, y, k, n):
+    rows = tf.shape(y)[0] // n
+    return x[k * rows : (k + 1) * rows], y[k * rows : (k + 1) * rows]
 
 
 def _decoded(files):

@@ -17,7 +17,14 @@ import keras
 
 from .checks import invalid_argument
 from .data import load_dataset
-from .devices import data_parallel, resolve_dtype_policy, using_dtype_policy
+from vit_small_ds.devices import (
+    data_parallel,
+    is_main_process,
+    join_process_group,
+    resolve_dtype_policy,
+    stops_with_the_group,
+    using_dtype_policy,
+)
 from .finetuning import freeze_backbone, transfer_weights
 from .models import build_model, model_recipe, run_settings
 from .run_files import prepare_run_folder
@@ -63,6 +70,9 @@ class RunSpec:
     freeze_backbone: bool = False
     dtype_policy: str = "auto"
     distribute: bool = False
+    coordinator_address: str = None  # a group of processes on JAX, one per machine: process 0's
+    num_processes: int = None  # 'host:port', how many, and which one this is
+    process_id: int = None
     verbose: int = None  # None: progress bars on a terminal, else one line per epoch
 
     @classmethod
@@ -120,6 +130,10 @@ def _check_spec(spec, settings):
     if spec.freeze_backbone and not spec.init_from:
         raise invalid_argument(
             "freeze_backbone", True, "--init-from as well: a frozen backbone needs a trained model"
+        )
+    if spec.num_processes and not spec.distribute:
+        raise invalid_argument(
+            "num_processes", spec.num_processes, "with --distribute: a group trains data-parallel"
         )
     # the preset and the settings, checked before the data loads
     model_recipe(spec.model).config(spec.preset, **spec.overrides)
@@ -191,10 +205,14 @@ def train(
     """Train a run, evaluate its best epoch on the test split, write its run folder, and return its
     metrics. What the command line `vit_small_ds_train` runs."""
     spec = _check_spec(spec, settings)
+    if spec.num_processes:  # before any other JAX work
+        join_process_group(spec.coordinator_address, spec.num_processes, spec.process_id)
+    main = is_main_process()  # in a group, process 0 writes the run folder and reports
     policy = resolve_dtype_policy(spec.dtype_policy)
     output = spec.output or f"runs/{spec.model}_{Path(spec.dataset).name}"
     config = _train_config(spec, policy, output)
-    prepare_run_folder(output, spec.overwrite)  # a finished run is refused before the data loads
+    if main:  # a finished run is refused before the data loads
+        prepare_run_folder(output, spec.overwrite)
     data = load_dataset(
         spec.dataset,
         data_dir=spec.data_dir,
@@ -217,10 +235,13 @@ def train(
             **spec.overrides,
         )
         auto = " (auto)" if spec.dtype_policy == "auto" else ""
-        print(f"{model.name}: {model.count_params():,} parameters, {policy}{auto}; {data}")
+        if main:
+            print(f"{model.name}: {model.count_params():,} parameters, {policy}{auto}; {data}")
         if spec.init_from:
             _start_from(spec, model)
         settings = _recorded_settings(spec, architecture, data.files_hash)
-        _, metrics = run_experiment(model, data, config, settings=settings)
-    print(_summary(metrics, output))
+        with stops_with_the_group():
+            _, metrics = run_experiment(model, data, config, settings=settings)
+    if main:
+        print(_summary(metrics, output))
     return metrics

@@ -21,14 +21,26 @@ from keras import ops
 
 from .label_mixing import label_mixing, one_hot_labels
 from .callbacks import EpochLog, NonFiniteLossError, StopOnNonFiniteLoss
-from .checks import check_choice, check_positive, check_positive_int, check_rate
+from vit_small_ds.checks import (
+    check_choice,
+    check_positive,
+    check_positive_int,
+    check_rate,
+    invalid_argument,
+)
 from .data import ImageDataset, ImageFiles, make_pipeline
 from vit_small_ds.devices import (
     DTYPE_POLICIES,
     check_batches_split,
     environment,
+    gathered,
+    is_main_process,
+    main_process_says,
+    outside_distribution,
+    process_group,
     replicas,
     resolve_dtype_policy,
+    wait_for_processes,
 )
 from vit_small_ds.run_files import (
     atomic_write,
@@ -152,8 +164,12 @@ def predict_probabilities(model: keras.Model, images, batch_size: int = 256) -> 
             f"model {model.name!r}. Received: images.shape={images.shape}"
             + (" (one image? add a batch axis: images[None])" if images.shape == expected else "")
         )
-    if streamed:
-        logits = model.predict(images.decoded().batch(batch_size), verbose=0)
+    group = process_group()[1] > 1
+    if streamed or group:  # decoded batch by batch; in a group, each process predicts its part
+        labels = np.zeros(len(images), np.int64)
+        part = process_group() if group else None
+        batches = make_pipeline(images, labels, batch_size, False, part=part).map(lambda x, y: x)
+        logits = (gathered(model) if group else model).predict(batches, verbose=0)
     else:
         logits = model.predict(images, batch_size=batch_size, verbose=0)
     return ops.convert_to_numpy(ops.softmax(logits))
@@ -189,17 +205,18 @@ def _run_callbacks(out, best_weights, config, resuming):
         if resuming
         else None
     )
-    callbacks = [
-        keras.callbacks.ModelCheckpoint(
+    main = is_main_process()  # in a group, process 0 writes; the others restore its backup
+    callbacks = []
+    if main:
+        checkpoint = _Checkpoint(
             best_weights,
             monitor="val_accuracy",
             mode="max",
             save_best_only=True,
             save_weights_only=True,
             initial_value_threshold=best_so_far,
-        ),
-        EpochLog(out / "history.csv"),
-    ]
+        )
+        callbacks += [checkpoint, EpochLog(out / "history.csv")]
     # the best epoch's weights come back from the checkpoint, so no restore_best_weights
     if config.patience:
         callbacks.append(
@@ -208,10 +225,38 @@ def _run_callbacks(out, best_weights, config, resuming):
             )
         )
     if config.output_dir:  # last, so an epoch's backup is written only after its row and checkpoint
-        callbacks.append(
-            keras.callbacks.BackupAndRestore(str(out / "backup"), double_checkpoint=True)
-        )
+        backup = _Backup if main else _RestoreOnly
+        callbacks.append(backup(str(out / "backup"), double_checkpoint=True))
     return callbacks
+
+# %% ../nbs/09_training.ipynb #f2a3b4c5
+class _SavesOutsideDistribution:
+    "A callback whose saves (process 0 of a group saves alone) make no variables of the group."
+
+    def on_epoch_end(self, epoch, logs=None):
+        with outside_distribution():
+            super().on_epoch_end(epoch, logs)
+
+
+class _Checkpoint(_SavesOutsideDistribution, keras.callbacks.ModelCheckpoint):
+    pass
+
+
+class _Backup(_SavesOutsideDistribution, keras.callbacks.BackupAndRestore):
+    pass
+
+
+class _RestoreOnly(keras.callbacks.BackupAndRestore):
+    "Restores the backup that process 0 of the group writes; neither writes nor deletes it."
+
+    def __init__(self, backup_dir, **kwargs):
+        super().__init__(backup_dir, delete_checkpoint=False, **kwargs)
+
+    def on_epoch_end(self, epoch, logs=None):
+        pass
+
+    def on_train_batch_end(self, batch, logs=None):
+        pass
 
 # %% ../nbs/09_training.ipynb #055aa417
 def _plan_for_budget(model, data, config, train_map, val_map, steps_per_epoch, plan_file, started):
@@ -279,13 +324,22 @@ def _checked_config(model, data, config):
     for split in ("train", "val", "test"):
         check_labels(getattr(data, f"y_{split}"), data.num_classes, f"y_{split}")
     check_batches_split(data, config.batch_size, replicas())
+    if process_group()[1] > 1 and config.time_budget:
+        raise invalid_argument(
+            "time_budget", config.time_budget, "None in a group of processes: one clock plans it"
+        )
+    if process_group()[1] > 1 and not config.output_dir:
+        raise invalid_argument(
+            "output_dir", None, "a run folder that every process of the group sees"
+        )
     return replace(config, dtype_policy=policy)  # the run's files record what ran, not 'auto'
 
-
+# %% ../nbs/09_training.ipynb #f3a4b5c6
 def _pipelines(data, config):
     "The training, validation and test pipelines, and the batch maps of training and evaluation."
     to_one_hot = one_hot_labels(data.num_classes) if config.one_hot else None
     train_map = label_mixing(data.num_classes, seed=config.seed) if config.mixing else to_one_hot
+    part = process_group() if process_group()[1] > 1 else None  # this process's part of a batch
 
     def cache(split):  # where an image folder's split keeps its decoded images, if it does
         return {None: None, "memory": ""}.get(config.cache, f"{config.cache}-{split}")
@@ -299,11 +353,15 @@ def _pipelines(data, config):
         batch_map=train_map,
         repeats=config.repeated_augmentation,
         cache=cache("train"),
+        part=part,
     )
-    val = make_pipeline(
-        data.x_val, data.y_val, config.batch_size, False, batch_map=to_one_hot, cache=cache("val")
+    val, test = (
+        make_pipeline(x, y, config.batch_size, False, batch_map=to_one_hot, cache=cached, part=part)
+        for x, y, cached in (
+            (data.x_val, data.y_val, cache("val")),
+            (data.x_test, data.y_test, None),
+        )
     )
-    test = make_pipeline(data.x_test, data.y_test, config.batch_size, False, batch_map=to_one_hot)
     return train, val, test, train_map, to_one_hot
 
 
@@ -327,7 +385,14 @@ def _raise_non_finite(model, stopped_at, best_weights):
 # %% ../nbs/09_training.ipynb #d51e33a7
 def _finish_run(model, data, config, test, out, best_weights, fit_seconds):
     """Evaluate the best epoch's weights on the test split and write the run's files;
-    `metrics.json` last, as it marks the run as finished."""
+    `metrics.json` last, as it marks the run as finished. In a group of processes, process 0
+    writes; the others read what it wrote."""
+    wait_for_processes("best checkpoint written")
+    if not Path(best_weights).exists():  # a process of a group that cannot see process 0's files
+        raise FileNotFoundError(
+            f"{best_weights} is missing: in a group of processes, process 0 writes the run folder "
+            "and the others read it, so it must be on storage that every machine sees"
+        )
     rows = read_history(out / "history.csv")
     history = {key: [r[key] for r in rows] for key in rows[0] if key != "epoch"}
     model.load_weights(best_weights)
@@ -350,8 +415,11 @@ def _finish_run(model, data, config, test, out, best_weights, fit_seconds):
         "devices": replicas(),
         "train_config": asdict(config),
     }
+    if not is_main_process():
+        return history, metrics
     write_json(out / "class_names.json", data.class_names)
-    atomic_write(out / "model.keras", model.save)
+    with outside_distribution():
+        atomic_write(out / "model.keras", model.save)
     Path(best_weights).unlink()  # model.keras holds these weights now
     title = f"{model.name} on {data.name}"
     curves = plot_history(history, title)
@@ -380,12 +448,13 @@ def run_experiment(
     steps_per_epoch = math.ceil(len(data.x_train) / config.batch_size)
     with tempfile.TemporaryDirectory() as scratch:
         out = Path(config.output_dir or scratch)
-        resuming = prepare_run_folder(out, config.overwrite)
-        out.mkdir(parents=True, exist_ok=True)
+        main = is_main_process()  # in a group, process 0 writes the run's files
+        resuming = main_process_says(main and prepare_run_folder(out, config.overwrite))
         run = {"model": model.name, "dataset": data.name, **(settings or {})}
-        write_json(
-            out / "config.json", {**run, "train": asdict(config), "environment": environment()}
-        )
+        if main:
+            out.mkdir(parents=True, exist_ok=True)
+            config_file = {**run, "train": asdict(config), "environment": environment()}
+            write_json(out / "config.json", config_file)
         best_weights = str(out / "best.weights.h5")
         non_finite = StopOnNonFiniteLoss()
         fit_callbacks = [
