@@ -296,7 +296,8 @@ def _add_run_flags(p, d):
 def _add_group_flags(p):
     "The flags that make this process one of a group training one model, one per machine."
     group = p.add_argument_group(
-        "a group of processes (JAX, with --distribute; give all three on every machine)"
+        "a group of processes, one per machine (JAX, with --distribute): on every machine, what "
+        "the cluster's environment (SLURM, Open MPI) does not give"
     )
     group.add_argument("--coordinator-address", help="process 0's host:port, e.g. 10.0.0.1:1234")
     group.add_argument("--num-processes", type=_positive_int, help="processes in the group")

@@ -96,6 +96,15 @@ def from_run(cls: RunSpec, folder) -> "RunSpec":
 
 
 @patch(as_prop=True)
+def in_a_group(self: RunSpec) -> bool:
+    "Whether this run is one process of a group (the rest of what it needs: the environment's)."
+    return any(
+        setting is not None
+        for setting in (self.coordinator_address, self.num_processes, self.process_id)
+    )
+
+
+@patch(as_prop=True)
 def overrides(self: RunSpec) -> dict:
     "The architecture settings this run changes in its preset."
     return {
@@ -131,7 +140,7 @@ def _check_spec(spec, settings):
         raise invalid_argument(
             "freeze_backbone", True, "--init-from as well: a frozen backbone needs a trained model"
         )
-    if spec.num_processes and not spec.distribute:
+    if spec.in_a_group and not spec.distribute:
         raise invalid_argument(
             "num_processes", spec.num_processes, "with --distribute: a group trains data-parallel"
         )
@@ -205,7 +214,7 @@ def train(
     """Train a run, evaluate its best epoch on the test split, write its run folder, and return its
     metrics. What the command line `vit_small_ds_train` runs."""
     spec = _check_spec(spec, settings)
-    if spec.num_processes:  # before any other JAX work
+    if spec.in_a_group:  # before any other JAX work
         join_process_group(spec.coordinator_address, spec.num_processes, spec.process_id)
     main = is_main_process()  # in a group, process 0 writes the run folder and reports
     policy = resolve_dtype_policy(spec.dtype_policy)
