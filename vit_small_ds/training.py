@@ -79,9 +79,7 @@ class TrainConfig:
     overwrite: bool = False  # start afresh in an `output_dir` holding a finished run (else refuse)
     dtype_policy: str = "float32"  # or a mixed policy, or "auto"; build the model under it
     test_time_flip: bool = False  # score each test image and its mirror image (with_test_time_flip)
-    cache: str = (
-        None  # an image folder's decoded images: kept in 'memory' or in files at this prefix
-    )
+    cache: str = None  # an image folder's images, decoded once: 'memory' or a file prefix
 
     def __post_init__(self):
         check_positive_int(
