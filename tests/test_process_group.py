@@ -56,7 +56,7 @@ def train(argv):  # as vit_small_ds_train does, with a tiny model
         os.replace(weights + ".partial.npz", weights)
         print("writes under the run folder:", json.dumps(writes), flush=True)
         if count > 1:  # train on with the compiled step, until the test kills process 1
-            part = devices.process_group()
+            part = devices.batch_part()
             batches = vsd.make_pipeline(data.x_train, data.y_train, 16, True, part=part)
             print("training on", flush=True)
             model.fit(batches.repeat(), steps_per_epoch=4, epochs=10_000, verbose=0)

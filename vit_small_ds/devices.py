@@ -4,9 +4,9 @@
 
 # %% auto #0
 __all__ = ['HEARTBEAT_SECONDS', 'DTYPE_POLICIES', 'data_parallel', 'replicas', 'check_batches_split', 'join_process_group',
-           'process_group', 'is_main_process', 'outside_distribution', 'wait_for_processes', 'ProcessGroupError',
-           'stops_with_the_group', 'main_process_says', 'gathered', 'fast_bfloat16', 'resolve_dtype_policy',
-           'using_dtype_policy', 'onednn_enabled', 'environment']
+           'process_group', 'batch_part', 'is_main_process', 'outside_distribution', 'wait_for_processes',
+           'ProcessGroupError', 'stops_with_the_group', 'main_process_says', 'gathered', 'fast_bfloat16',
+           'resolve_dtype_policy', 'using_dtype_policy', 'onednn_enabled', 'environment']
 
 # %% ../nbs/09d_devices.ipynb #fa6082c6
 import contextlib
@@ -111,6 +111,13 @@ def process_group() -> tuple:
     import jax
 
     return jax.process_index(), jax.process_count()
+
+
+def batch_part() -> tuple:
+    """`(index, count)` of this process in its group: the part of every batch it feeds
+    (`data.make_pipeline(part=...)`); None for a process alone."""
+    index, count = process_group()
+    return (index, count) if count > 1 else None
 
 
 def is_main_process() -> bool:

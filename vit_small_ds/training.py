@@ -31,13 +31,13 @@ from vit_small_ds.checks import (
 from .data import ImageDataset, ImageFiles, make_pipeline
 from vit_small_ds.devices import (
     DTYPE_POLICIES,
+    batch_part,
     check_batches_split,
     environment,
     gathered,
     is_main_process,
     main_process_says,
     outside_distribution,
-    process_group,
     replicas,
     resolve_dtype_policy,
     wait_for_processes,
@@ -162,12 +162,11 @@ def predict_probabilities(model: keras.Model, images, batch_size: int = 256) -> 
             f"model {model.name!r}. Received: images.shape={images.shape}"
             + (" (one image? add a batch axis: images[None])" if images.shape == expected else "")
         )
-    group = process_group()[1] > 1
-    if streamed or group:  # decoded batch by batch; in a group, each process predicts its part
+    part = batch_part()
+    if streamed or part:  # decoded batch by batch; in a group, each process predicts its part
         labels = np.zeros(len(images), np.int64)
-        part = process_group() if group else None
         batches = make_pipeline(images, labels, batch_size, False, part=part).map(lambda x, y: x)
-        logits = (gathered(model) if group else model).predict(batches, verbose=0)
+        logits = (gathered(model) if part else model).predict(batches, verbose=0)
     else:
         logits = model.predict(images, batch_size=batch_size, verbose=0)
     return ops.convert_to_numpy(ops.softmax(logits))
@@ -322,11 +321,12 @@ def _checked_config(model, data, config):
     for split in ("train", "val", "test"):
         check_labels(getattr(data, f"y_{split}"), data.num_classes, f"y_{split}")
     check_batches_split(data, config.batch_size, replicas())
-    if process_group()[1] > 1 and config.time_budget:
+    in_a_group = batch_part() is not None
+    if in_a_group and config.time_budget:
         raise invalid_argument(
             "time_budget", config.time_budget, "None in a group of processes: one clock plans it"
         )
-    if process_group()[1] > 1 and not config.output_dir:
+    if in_a_group and not config.output_dir:
         raise invalid_argument(
             "output_dir", None, "a run folder that every process of the group sees"
         )
@@ -337,7 +337,7 @@ def _pipelines(data, config):
     "The training, validation and test pipelines, and the batch maps of training and evaluation."
     to_one_hot = one_hot_labels(data.num_classes) if config.one_hot else None
     train_map = label_mixing(data.num_classes, seed=config.seed) if config.mixing else to_one_hot
-    part = process_group() if process_group()[1] > 1 else None  # this process's part of a batch
+    part = batch_part()
 
     def cache(split):  # where an image folder's split keeps its decoded images, if it does
         return {None: None, "memory": ""}.get(config.cache, f"{config.cache}-{split}")
