@@ -1,7 +1,8 @@
 """What every registered model must do, checked on a small one of each, on the backend of this process: train a
-step, compute in bfloat16 with float32 logits, give a backbone, hand its weights on to a model for other classes;
-then every variant (each model, and ViT and SL-ViT with each other attention kind) saved here loads on the other
-backend. Run by tests/test_contract.py (KERAS_BACKEND is read when keras is imported, so each backend is a process).
+step, build every layer, compute in bfloat16 with float32 logits, give a backbone, hand its weights on to a
+model for other classes; then every variant (each model, and ViT and SL-ViT with each other attention kind)
+saved here loads on the other backend. Run by tests/test_contract.py (KERAS_BACKEND is read when keras is
+imported, so each backend is a process).
 
     python tests/contract.py save DIR    # the contract, then each variant saved (.keras and weights only) with its
                                          # logits; SL-ViT also with save_pretrained, and its attention maps
@@ -64,6 +65,11 @@ def build(settings, data, seed):
     )
 
 
+def unbuilt_layers(model):
+    "Layers of `model` left unbuilt: on JAX, `predict` would first run the whole model eagerly."
+    return [layer.name for layer in model._flatten_layers() if not layer.built]
+
+
 def logits(model, images):
     # eager: for a tiny batch, compiling costs more
     return keras.ops.convert_to_numpy(model(images, training=False))
@@ -73,6 +79,7 @@ def contract(name) -> dict:
     "The checks every registered model passes, on a small `name`; raises AssertionError naming the one that fails."
     images, data = random_data()
     model = build(small(name), data, seed=0)
+    assert not unbuilt_layers(model), (name, unbuilt_layers(model))
     model.compile(
         optimizer="adam", loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True)
     )
@@ -127,11 +134,9 @@ def load(folder):
     differences = {}
     for key, settings in variants().items():
         expected = np.load(folder / f"{key}.npy")
-        differences[key] = float(
-            np.abs(
-                logits(keras.saving.load_model(folder / f"{key}.keras"), images) - expected
-            ).max()
-        )
+        loaded = keras.saving.load_model(folder / f"{key}.keras")
+        assert not unbuilt_layers(loaded), (key, unbuilt_layers(loaded))
+        differences[key] = float(np.abs(logits(loaded, images) - expected).max())
         # other initial weights: the load has to do the work
         rebuilt = build(settings, data, seed=1)
         assert np.abs(logits(rebuilt, images) - expected).max() > 1e-3, key

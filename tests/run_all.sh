@@ -41,6 +41,11 @@ for notebook in nbs/*.ipynb; do
 done
 KERAS_BACKEND=tensorflow .venv-notebooks/bin/python tests/run_notebooks.py --jobs 2 "${full[@]}" "${notebooks[@]}"
 
+# From here on XLA compiles without LLVM's optimizations: these checks run small programs once or for
+# a few steps, so compiling is most of their time (the JAX stage took 147 s with the flag and 251 s
+# without, pytest 383 and 464 s, back to back on a Zen 3); the notebooks above train for minutes.
+export XLA_FLAGS="--xla_backend_optimization_level=0 ${XLA_FLAGS:-}"
+
 # The component notebooks' tests again on JAX. The training notebooks' code runs on JAX in pytest
 # (tests/test_cli.py, tests/test_determinism.py), at a fraction of the time. Exports run on TensorFlow
 # (tests/test_deploy.py exports a model trained on JAX).

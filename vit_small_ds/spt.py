@@ -182,6 +182,9 @@ def build(self: ShiftedPatchTokenization, input_shape):
             f"but received images of shape {tuple(input_shape[1:])}; resize "
             f"them to {self.image_size}x{self.image_size}."
         )
+    # Sublayers are built here, with the layer: on JAX, `predict` runs a model with an unbuilt
+    # layer eagerly once first, which costs seconds of compiling one operation at a time.
+    self.patches.build(input_shape)  # it checks only the height and width
     patch_shape = self._patch_shape(input_shape)
     if self.shifted:
         self.layer_norm.build(patch_shape)
