@@ -79,6 +79,9 @@ class DropPath(layers.Layer):
         check_rate(rate=rate)
         self.rate, self.seed = rate, seed
         self.seed_generator = keras.random.SeedGenerator(seed)
+        # No weights to build. Built now, as Keras' Dropout: on JAX, `predict` first runs a model
+        # with an unbuilt layer eagerly, compiling one operation at a time.
+        self.built = True
 
     def call(self, x, training=None):
         if not training or self.rate == 0:

@@ -95,7 +95,6 @@ class ShiftViTBlock(layers.Layer):
         self.fc2 = layers.Dense(channels, name="fc2", dtype=self.dtype_policy)
         self.fc1.build(input_shape)
         self.fc2.build((*input_shape[:-1], self.mlp_expand_ratio * channels))
-        self.drop_path.build(input_shape)  # unbuilt, JAX's `predict` runs the model eagerly first
 
     def call(self, x, training=None):
         x = shift_channels(x, self.num_div, self.shift_pixel)
