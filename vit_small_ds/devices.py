@@ -86,7 +86,9 @@ def join_process_group(
         )
     if num_processes is not None:
         check_positive_int(num_processes=num_processes)
-    if process_id is not None and not 0 <= process_id < (num_processes or process_id + 1):
+    if process_id is not None and (
+        process_id < 0 or (num_processes is not None and process_id >= num_processes)
+    ):
         raise invalid_argument("process_id", process_id, f"an integer in [0, {num_processes})")
     if coordinator_address is not None and ":" not in coordinator_address:
         raise invalid_argument(

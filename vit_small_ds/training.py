@@ -38,6 +38,7 @@ from vit_small_ds.devices import (
     is_main_process,
     main_process_says,
     outside_distribution,
+    process_group,
     replicas,
     resolve_dtype_policy,
     wait_for_processes,
@@ -321,7 +322,7 @@ def _checked_config(model, data, config):
     for split in ("train", "val", "test"):
         check_labels(getattr(data, f"y_{split}"), data.num_classes, f"y_{split}")
     check_batches_split(data, config.batch_size, replicas())
-    in_a_group = batch_part() is not None
+    in_a_group = process_group()[1] > 1
     if in_a_group and config.time_budget:
         raise invalid_argument(
             "time_budget", config.time_budget, "None in a group of processes: one clock plans it"
