@@ -245,6 +245,13 @@ def _add_training_flags(p, d):
         help="each epoch shows 1/N of the training images N times, augmented differently",
     )
     p.add_argument(
+        "--ema-momentum",
+        type=_rate,
+        default=d.ema_momentum,
+        help="keep a moving average of the weights, with this momentum per step (0.998: about the "
+        "last 500 steps); validation, the best checkpoint and the saved model use it",
+    )
+    p.add_argument(
         "--test-time-flip",
         action=argparse.BooleanOptionalAction,
         default=d.test_time_flip,

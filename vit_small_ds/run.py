@@ -63,6 +63,7 @@ class RunSpec:
     mixing: bool = _TRAIN.mixing
     repeated_augmentation: int = _TRAIN.repeated_augmentation
     test_time_flip: bool = _TRAIN.test_time_flip
+    ema_momentum: float = _TRAIN.ema_momentum
     seed: int = _TRAIN.seed
     output: str = None  # None: runs/<model>_<dataset>
     overwrite: bool = False

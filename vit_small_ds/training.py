@@ -11,6 +11,7 @@ import json
 import math
 import tempfile
 import time
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
@@ -81,6 +82,9 @@ class TrainConfig:
     dtype_policy: str = "float32"  # or a mixed policy, or "auto"; build the model under it
     test_time_flip: bool = False  # score each test image and its mirror image (with_test_time_flip)
     cache: str = None  # an image folder's images, decoded once: 'memory' or a file prefix
+    # a moving average of the weights, updated after every step with this momentum; validation,
+    # the best checkpoint and the saved model use it. None: the trained weights
+    ema_momentum: float = None
 
     def __post_init__(self):
         check_positive_int(
@@ -94,6 +98,8 @@ class TrainConfig:
             check_positive(time_budget=self.time_budget)
         if self.patience is not None:
             check_positive_int(patience=self.patience)
+        if self.ema_momentum is not None:
+            check_rate(ema_momentum=self.ema_momentum)
         check_choice(DTYPE_POLICIES, dtype_policy=self.dtype_policy)
 
     @property
@@ -123,13 +129,19 @@ def _loss_and_metrics(one_hot: bool, label_smoothing: float):
 
 def compile_model(model, config: TrainConfig, steps_per_epoch: int, total_steps: int = None):
     """Compile `model` with AdamW on a warm-up cosine schedule over `total_steps` (None: all
-    `config.epochs`; `CosineAdamW`, whose length a time budget may change)."""
+    `config.epochs`; `CosineAdamW`, whose length a time budget may change), keeping a moving
+    average of the weights if `config.ema_momentum` says so."""
     total_steps = total_steps or steps_per_epoch * config.epochs
     optimizer = CosineAdamW(
         config.learning_rate,
         total_steps,
         warmup_steps=int(total_steps * config.warmup_fraction),
         weight_decay=config.weight_decay,
+        **(
+            {}
+            if config.ema_momentum is None
+            else dict(use_ema=True, ema_momentum=config.ema_momentum)
+        ),
     )
     loss, metrics = _loss_and_metrics(config.one_hot, config.label_smoothing)
     model.compile(optimizer=optimizer, loss=loss, metrics=metrics)
@@ -215,6 +227,8 @@ def _run_callbacks(out, best_weights, config, resuming):
             initial_value_threshold=best_so_far,
         )
         callbacks += [checkpoint, EpochLog(out / "history.csv")]
+    if config.ema_momentum is not None:  # validation scores the averaged weights
+        callbacks.append(keras.callbacks.SwapEMAWeights())
     # the best epoch's weights come back from the checkpoint, so no restore_best_weights
     if config.patience:
         callbacks.append(
@@ -236,8 +250,30 @@ class _SavesOutsideDistribution:
             super().on_epoch_end(epoch, logs)
 
 
+@contextmanager
+def _averaged_weights(model):
+    """Inside, `model` holds its optimizer's moving averages of its weights, if it keeps them;
+    after, its trained weights again."""
+    if not model.optimizer.use_ema:
+        yield
+        return
+    trained = [ops.convert_to_numpy(v) for v in model.trainable_variables]
+    model.optimizer.finalize_variable_values(model.trainable_variables)
+    try:
+        yield
+    finally:
+        for variable, value in zip(model.trainable_variables, trained):
+            variable.assign(value)
+
+
 class _Checkpoint(_SavesOutsideDistribution, keras.callbacks.ModelCheckpoint):
-    pass
+    """Saves the weights that validation scored: the averaged ones, if the optimizer keeps them.
+    (Keras' `SwapEMAWeights(swap_on_epoch=True)` would leave them in the model for the backup too,
+    which a resumed run would then train on.)"""
+
+    def on_epoch_end(self, epoch, logs=None):
+        with _averaged_weights(self.model):
+            super().on_epoch_end(epoch, logs)
 
 
 class _Backup(_SavesOutsideDistribution, keras.callbacks.BackupAndRestore):
