@@ -245,6 +245,16 @@ def _add_training_flags(p, d):
         help="each epoch shows 1/N of the training images N times, augmented differently",
     )
     p.add_argument(
+        "--seed",
+        type=int,
+        default=d.seed,
+        help="seed of the splits, the initial weights and the augmentation",
+    )
+
+# %% ../nbs/11_cli.ipynb #c5e2a9d4
+def _add_scoring_flags(p, d):
+    "The flags of the weights that a run keeps and of how it scores them."
+    p.add_argument(
         "--ema-momentum",
         type=_rate,
         default=d.ema_momentum,
@@ -256,12 +266,6 @@ def _add_training_flags(p, d):
         action=argparse.BooleanOptionalAction,
         default=d.test_time_flip,
         help="score each test image and its mirror image, averaged",
-    )
-    p.add_argument(
-        "--seed",
-        type=int,
-        default=d.seed,
-        help="seed of the splits, the initial weights and the augmentation",
     )
 
 # %% ../nbs/11_cli.ipynb #40f519bd
@@ -331,6 +335,7 @@ def train_parser() -> argparse.ArgumentParser:
     _add_architecture_flags(p)
     _add_data_flags(p, d)
     _add_training_flags(p, d)
+    _add_scoring_flags(p, d)
     _add_run_flags(p, d)
     _add_group_flags(p)
     return p
