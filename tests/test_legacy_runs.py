@@ -1,7 +1,8 @@
 """A run folder written by version 0.2.0 (tests/fixtures/run_v0.2.0: `vit_small_ds_train --epochs 1
 --pool mean --label-smoothing 0.1 --test-time-flip --dtype-policy float32` on the embedded sample, its
-model re-saved without the optimizer's state to keep the fixture small) still evaluates to the
-metrics its run wrote: the same test split, loss (label smoothing) and scoring (test-time flip)."""
+model re-saved without the optimizer's state to keep the fixture small) still reads back as the run it
+was, and evaluates to the metrics its run wrote: the same test split, loss (label smoothing) and
+scoring (test-time flip)."""
 
 import json
 from pathlib import Path
@@ -9,11 +10,20 @@ from pathlib import Path
 import pytest
 
 from vit_small_ds.cli import evaluate
+from vit_small_ds.run import RunSpec
 
 RUN = Path(__file__).with_name("fixtures") / "run_v0.2.0"
 
 
-def test_a_run_folder_of_0_2_evaluates_to_its_own_metrics():
+def test_a_run_folder_of_0_2_reads_back_and_evaluates_to_its_own_metrics():
+    spec = RunSpec.from_run(RUN)
+    assert (spec.model, spec.preset, spec.architecture, spec.dataset) == (
+        "sl_vit",
+        "small",
+        {"pool": "mean"},
+        "sample",
+    )
+    assert (spec.train.epochs, spec.train.label_smoothing, spec.train.test_time_flip) == (1, 0.1, True)
     written = json.loads((RUN / "metrics.json").read_text())
     result = evaluate([str(RUN)])
     assert result["test_images"] == 1000

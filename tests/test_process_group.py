@@ -51,7 +51,7 @@ def train(argv):  # as vit_small_ds_train does, with a tiny model
     with group, devices.stops_with_the_group():
         model = vsd.create_model("sl_vit", "small", input_shape=(16, 16, 3), num_classes=3,
                                  normalize_on=data.x_train, **tiny)
-        vsd.run_experiment(model, data, vsd.TrainConfig(epochs=1, batch_size=16, output_dir=out))
+        vsd.run_experiment(model, data, vsd.TrainConfig(epochs=1, batch_size=16, output=out))
         np.savez(weights + ".partial.npz", *model.get_weights())
         os.replace(weights + ".partial.npz", weights)
         print("writes under the run folder:", json.dumps(writes), flush=True)

@@ -55,7 +55,8 @@ from vit_small_ds.models import (
     list_presets,
     list_recipes,
 )
-from vit_small_ds.run import RunSpec, train
+from vit_small_ds.inference import Predictions, evaluate, predict
+from vit_small_ds.run import Run, RunSpec, train
 from vit_small_ds.run_files import plot_confusion_matrix, plot_history
 from vit_small_ds.saving import load_pretrained, save_pretrained
 from vit_small_ds.shiftvit import SHIFTVIT_PRESETS, ShiftViTConfig, create_shiftvit_classifier
@@ -71,6 +72,8 @@ from vit_small_ds.vit import VIT_PRESETS, ViTConfig, create_vit_classifier
 __all__ = [
     "ImageDataset",
     "MODELS",
+    "Predictions",
+    "Run",
     "RunSpec",
     "SHIFTVIT_PRESETS",
     "ShiftViTConfig",
@@ -85,6 +88,7 @@ __all__ = [
     "create_model",
     "create_shiftvit_classifier",
     "create_vit_classifier",
+    "evaluate",
     "export",
     "features",
     "list_models",
@@ -96,6 +100,7 @@ __all__ = [
     "plot_attention",
     "plot_confusion_matrix",
     "plot_history",
+    "predict",
     "predict_probabilities",
     "run_artifact",
     "run_experiment",

@@ -6,8 +6,8 @@
 __all__ = ['FASHION_MNIST_CLASSES', 'CIFAR10_CLASSES', 'CIFAR100_CLASSES', 'DEBIAN_FASHION_MNIST', 'IDX_FILES', 'NAMED_DATASETS',
            'DECODED_FORMATS', 'DECODE_THREADS', 'SAMPLE_PATH', 'CACHE_SHUFFLE_BUFFER', 'ImageDataset',
            'stratified_split', 'read_idx', 'read_idx_split', 'read_cifar_archive', 'DatasetNotFoundError',
-           'without_autotuning', 'ImageFiles', 'image_folder_files', 'load_image_folder', 'load_dataset',
-           'select_classes', 'show_images', 'make_pipeline']
+           'without_autotuning', 'ImageFiles', 'image_header', 'image_folder_files', 'load_image_folder',
+           'load_dataset', 'select_classes', 'show_images', 'make_pipeline']
 
 # %% ../nbs/01_data.ipynb #75a7599d
 import gzip
@@ -296,7 +296,7 @@ class ImageFiles:
         )
 
 # %% ../nbs/01_data.ipynb #5c1d2e3f
-def _image_header(file):
+def image_header(file):
     "`(height, width, channels)` of the image `file` from its header; None if it cannot be decoded."
     try:
         with Image.open(file) as image:
@@ -331,7 +331,7 @@ def image_folder_files(path, image_size=None, class_names=None):
         for file in sorted((path / class_name).iterdir()):
             if file.is_dir() or file.name.startswith("."):
                 continue
-            header = _image_header(file)
+            header = image_header(file)
             if header is None:
                 warnings.warn(f"Skipping {str(file)!r}: it is not a JPEG, PNG, BMP or GIF image.")
                 continue

@@ -70,7 +70,7 @@ def prepare_run_folder(folder, overwrite: bool = False) -> bool:
     finished = (folder / "metrics.json").exists()
     if finished and not overwrite:
         raise invalid_argument(
-            "output_dir",
+            "output",
             str(folder),
             "a folder without a finished run, but it holds one (metrics.json); pass "
             "overwrite=True (--overwrite) to start afresh, or choose another folder",

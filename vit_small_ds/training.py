@@ -4,15 +4,16 @@
 
 # %% auto #0
 __all__ = ['TrainConfig', 'compile_model', 'check_labels', 'predict_probabilities', 'with_test_time_flip', 'compiled_for_scoring',
-           'run_experiment', 'compare']
+           'verbosity', 'run_experiment', 'compare']
 
 # %% ../nbs/09_training.ipynb #8134dc29
 import json
 import math
+import sys
 import tempfile
 import time
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 import keras
@@ -41,7 +42,6 @@ from vit_small_ds.devices import (
     outside_distribution,
     process_group,
     replicas,
-    resolve_dtype_policy,
     wait_for_processes,
 )
 from vit_small_ds.run_files import (
@@ -63,28 +63,41 @@ from vit_small_ds.time_budget import (
 # %% ../nbs/09_training.ipynb #8ce0476b
 @dataclass
 class TrainConfig:
-    "Optimisation settings of one training run."
+    """How a model trains: the optimizer and its schedule, when to stop, how the run scores, where
+    its files go. Each field is also a flag of `vit_small_ds_train` (`--batch-size`), with its comment
+    as the help."""
 
-    epochs: int = 10
-    batch_size: int = 128
+    epochs: int = 10  # epochs to train
+    # minutes of training: plans the number of epochs itself (instead of `epochs`), the schedule
+    # ending on time
+    time_budget: float = None
+    # stop after this many epochs without a better validation accuracy; None: never
+    patience: int = None
+    batch_size: int = 128  # images per step
     learning_rate: float = 1e-3  # peak of the warm-up cosine schedule
-    weight_decay: float = 1e-4
-    warmup_fraction: float = 0.1  # share of all steps spent warming up
-    label_smoothing: float = 0.0
-    mixing: bool = False  # MixUp / CutMix on training batches (label_mixing.label_mixing)
-    repeated_augmentation: int = 1  # an epoch shows 1/n of the images, n times each
-    seed: int = 42
-    output_dir: str = None  # where run files go; None: a temporary folder, deleted after the run
-    verbose: int = 1  # 1: Keras progress bars; 2: one line per epoch; 0: silent
-    time_budget: float = None  # minutes of training; when set, it decides the number of epochs
-    patience: int = None  # epochs without a better validation accuracy before stopping; None: never
-    overwrite: bool = False  # start afresh in an `output_dir` holding a finished run (else refuse)
-    dtype_policy: str = "float32"  # or a mixed policy, or "auto"; build the model under it
-    test_time_flip: bool = False  # score each test image and its mirror image (with_test_time_flip)
-    cache: str = None  # an image folder's images, decoded once: 'memory' or a file prefix
-    # a moving average of the weights, updated after every step with this momentum; validation,
-    # the best checkpoint and the saved model use it. None: the trained weights
+    weight_decay: float = 1e-4  # AdamW's weight decay
+    warmup_fraction: float = 0.1  # share of the steps spent warming up
+    label_smoothing: float = 0.0  # label smoothing of the loss
+    mixing: bool = False  # MixUp / CutMix on the training batches
+    # each epoch shows 1/n of the training images n times, augmented differently
+    repeated_augmentation: int = 1
+    seed: int = 42  # seed of the splits, the initial weights and the augmentation
+    # keep a moving average of the weights, with this momentum per step (0.998: about the last 500
+    # steps); validation, the best checkpoint and the saved model use it. None: the trained weights
     ema_momentum: float = None
+    test_time_flip: bool = False  # score each test image and its mirror image, averaged
+    # keep an image folder's decoded images in 'memory', or in files with this prefix
+    cache: str = None
+    # the compute dtype: float32, bfloat16 or float16 with float32 weights, or auto (bfloat16 where
+    # this machine computes it faster; a model built before the run keeps its own)
+    dtype_policy: str = field(default="auto", metadata={"choices": DTYPE_POLICIES})
+    # the run folder; None: runs/<model>_<dataset> for `run.train`, a temporary folder (deleted
+    # after the run) for `run_experiment`
+    output: str = None
+    overwrite: bool = False  # start afresh in an `output` that holds a finished run (else refused)
+    # 0: silent, 1: progress bars, 2: one line per epoch; None: progress bars on a terminal, else
+    # one line per epoch
+    verbose: int = field(default=None, metadata={"choices": (0, 1, 2)})
 
     def __post_init__(self):
         check_positive_int(
@@ -101,12 +114,15 @@ class TrainConfig:
         if self.ema_momentum is not None:
             check_rate(ema_momentum=self.ema_momentum)
         check_choice(DTYPE_POLICIES, dtype_policy=self.dtype_policy)
+        if self.verbose is not None:
+            check_choice((0, 1, 2), verbose=self.verbose)
 
     @property
     def one_hot(self) -> bool:
         """Whether the targets are probability vectors (label smoothing, mixing) rather than class
         ids."""
         return self.mixing or self.label_smoothing > 0
+
 
 # %% ../nbs/09_training.ipynb #222fab69
 def _loss_and_metrics(one_hot: bool, label_smoothing: float):
@@ -236,7 +252,7 @@ def _run_callbacks(out, best_weights, config, resuming):
                 monitor="val_accuracy", mode="max", patience=config.patience
             )
         )
-    if config.output_dir:  # last, so an epoch's backup is written only after its row and checkpoint
+    if config.output:  # last, so an epoch's backup is written only after its row and checkpoint
         backup = _Backup if main else _RestoreOnly
         callbacks.append(backup(str(out / "backup"), double_checkpoint=True))
     return callbacks
@@ -346,14 +362,20 @@ def _record_plans(config, plans, steps_per_epoch, plan_file):
     return replace(config, epochs=math.ceil(plans[-1] / steps_per_epoch))
 
 # %% ../nbs/09_training.ipynb #1b657549
+def verbosity(verbose: int = None) -> int:
+    "Keras' `verbose` for a run's: as given, or progress bars on a terminal and else a line per epoch."
+    return verbose if verbose is not None else 1 if sys.stdout.isatty() else 2
+
+
 def _checked_config(model, data, config):
-    "`config` with its dtype policy resolved, once the model's policy and the labels fit it."
-    policy = resolve_dtype_policy(config.dtype_policy)
-    if model.dtype_policy.name != policy:
+    """`config` as the run resolves it (for 'auto', the dtype policy the model was built under; how it
+    reports), once the model's policy and the labels fit it."""
+    built = model.dtype_policy.name
+    if config.dtype_policy not in ("auto", built):
         raise ValueError(
-            f"`model` {model.name!r} was built under the dtype policy "
-            f"{model.dtype_policy.name!r}, but config.dtype_policy={config.dtype_policy!r} asks "
-            f"for {policy!r}: build the model inside `devices.using_dtype_policy({policy!r})`."
+            f"`model` {model.name!r} was built under the dtype policy {built!r}, but "
+            f"config.dtype_policy={config.dtype_policy!r}: build the model inside "
+            f"`devices.using_dtype_policy({config.dtype_policy!r})`, or leave it 'auto'."
         )
     for split in ("train", "val", "test"):
         check_labels(getattr(data, f"y_{split}"), data.num_classes, f"y_{split}")
@@ -363,11 +385,11 @@ def _checked_config(model, data, config):
         raise invalid_argument(
             "time_budget", config.time_budget, "None in a group of processes: one clock plans it"
         )
-    if in_a_group and not config.output_dir:
-        raise invalid_argument(
-            "output_dir", None, "a run folder that every process of the group sees"
-        )
-    return replace(config, dtype_policy=policy)  # the run's files record what ran, not 'auto'
+    if in_a_group and not config.output:
+        raise invalid_argument("output", None, "a run folder that every process of the group sees")
+    # the run's files record what ran, not 'auto'
+    return replace(config, dtype_policy=built, verbose=verbosity(config.verbose))
+
 
 # %% ../nbs/09_training.ipynb #f3a4b5c6
 def _pipelines(data, config):
@@ -467,11 +489,11 @@ def _finish_run(model, data, config, test, out, best_weights, fit_seconds):
 
 # %% ../nbs/09_training.ipynb #72456798
 def run_experiment(
-    model: keras.Model,  # compiled here, under `config.dtype_policy`
+    model: keras.Model,  # compiled here
     data: ImageDataset,  # the training, validation and test splits
     config: TrainConfig = None,  # how to train; None: `TrainConfig()`
     callbacks=(),  # more Keras callbacks for `fit`
-    settings: dict = None,  # how the model and the data were made, for `config.json`
+    record: dict = None,  # what else `config.json` records: how the model and the data were made
 ):
     """Train `model` on `data` as `config` says; returns `(history, metrics)` and writes the run
     files. A `config.time_budget` plans the schedule's steps, then fits them to the time left
@@ -482,13 +504,18 @@ def run_experiment(
     train, val, test, *batch_maps = _pipelines(data, config)
     steps_per_epoch = math.ceil(len(data.x_train) / config.batch_size)
     with tempfile.TemporaryDirectory() as scratch:
-        out = Path(config.output_dir or scratch)
+        out = Path(config.output or scratch)
         main = is_main_process()  # in a group, process 0 writes the run's files
         resuming = main_process_says(main and prepare_run_folder(out, config.overwrite))
-        run = {"model": model.name, "dataset": data.name, **(settings or {})}
         if main:
             out.mkdir(parents=True, exist_ok=True)
-            config_file = {**run, "train": asdict(config), "environment": environment()}
+            config_file = {
+                "model": model.name,
+                "dataset": data.name,
+                **(record or {}),
+                "train": asdict(config),
+                "environment": environment(),
+            }
             write_json(out / "config.json", config_file)
         best_weights = str(out / "best.weights.h5")
         non_finite = StopOnNonFiniteLoss()
