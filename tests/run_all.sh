@@ -51,7 +51,7 @@ export XLA_FLAGS="--xla_backend_optimization_level=0 ${XLA_FLAGS:-}"
 # (tests/test_deploy.py exports a model trained on JAX).
 stage "component notebooks (JAX)"
 KERAS_BACKEND=jax nbdev_test --n_workers 2 --flags "${full:+slow}" \
-    --skip_file_re '^([_.]|index|tutorial|09_training|09e_run|10c_deploy|11_cli|12_bench|13_experiments)'
+    --skip_file_re '^([_.]|index|tutorial|09_training|09e_run|09f_inference|10c_deploy|11_cli|12_bench|13_experiments)'
 
 stage "pytest"
 python -m pytest -q -n 2 --dist loadfile --durations=15 "${full[@]}" tests  # a file's tests share one worker, and its fixtures

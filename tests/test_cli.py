@@ -83,7 +83,9 @@ def test_train_writes_a_self_describing_run_folder(trained_run, colour_folder):
 def test_a_run_trains_again_from_its_config_with_the_same_settings(trained_run, tmp_path):
     out, _ = trained_run
     again = train(["--config", str(out / "config.json"), "--output", str(tmp_path / "again")])
-    first, second = (json.loads((folder / "config.json").read_text()) for folder in (out, again.folder))
+    first, second = (
+        json.loads((folder / "config.json").read_text()) for folder in (out, again.folder)
+    )
     for config in (first, second):
         del config["environment"], config["train"]["output"]
     assert second == first

@@ -23,7 +23,11 @@ def test_a_run_folder_of_0_2_reads_back_and_evaluates_to_its_own_metrics():
         {"pool": "mean"},
         "sample",
     )
-    assert (spec.train.epochs, spec.train.label_smoothing, spec.train.test_time_flip) == (1, 0.1, True)
+    assert (spec.train.epochs, spec.train.label_smoothing, spec.train.test_time_flip) == (
+        1,
+        0.1,
+        True,
+    )
     written = json.loads((RUN / "metrics.json").read_text())
     result = evaluate([str(RUN)])
     assert result["test_images"] == 1000

@@ -163,8 +163,8 @@ def train_parser() -> argparse.ArgumentParser:
 
 # %% ../nbs/11_cli.ipynb #ba4b4c9c
 def run_spec(argv=None) -> RunSpec:
-    """The `RunSpec` of `vit_small_ds_train`'s words `argv`: the flags given, over the preset and the
-    recipe (`RunSpec.resolve`) or over the run that `--config` names."""
+    """The `RunSpec` of `vit_small_ds_train`'s words `argv`: the flags given, over the preset and
+    the recipe (`RunSpec.resolve`) or over the run that `--config` names."""
     given = vars(train_parser().parse_args(argv))
     given.pop("debug")
     config = given.pop("config", None)

@@ -64,15 +64,14 @@ from vit_small_ds.time_budget import (
 @dataclass
 class TrainConfig:
     """How a model trains: the optimizer and its schedule, when to stop, how the run scores, where
-    its files go. Each field is also a flag of `vit_small_ds_train` (`--batch-size`), with its comment
-    as the help."""
+    its files go. Each field is also a flag of `vit_small_ds_train` (`--batch-size`), with its
+    comment as the help."""
 
     epochs: int = 10  # epochs to train
     # minutes of training: plans the number of epochs itself (instead of `epochs`), the schedule
     # ending on time
     time_budget: float = None
-    # stop after this many epochs without a better validation accuracy; None: never
-    patience: int = None
+    patience: int = None  # stop after this many epochs without a better validation accuracy
     batch_size: int = 128  # images per step
     learning_rate: float = 1e-3  # peak of the warm-up cosine schedule
     weight_decay: float = 1e-4  # AdamW's weight decay
@@ -86,8 +85,7 @@ class TrainConfig:
     # steps); validation, the best checkpoint and the saved model use it. None: the trained weights
     ema_momentum: float = None
     test_time_flip: bool = False  # score each test image and its mirror image, averaged
-    # keep an image folder's decoded images in 'memory', or in files with this prefix
-    cache: str = None
+    cache: str = None  # keep a folder's decoded images in 'memory', or in files with this prefix
     # the compute dtype: float32, bfloat16 or float16 with float32 weights, or auto (bfloat16 where
     # this machine computes it faster; a model built before the run keeps its own)
     dtype_policy: str = field(default="auto", metadata={"choices": DTYPE_POLICIES})
@@ -122,7 +120,6 @@ class TrainConfig:
         """Whether the targets are probability vectors (label smoothing, mixing) rather than class
         ids."""
         return self.mixing or self.label_smoothing > 0
-
 
 # %% ../nbs/09_training.ipynb #222fab69
 def _loss_and_metrics(one_hot: bool, label_smoothing: float):
@@ -363,13 +360,13 @@ def _record_plans(config, plans, steps_per_epoch, plan_file):
 
 # %% ../nbs/09_training.ipynb #1b657549
 def verbosity(verbose: int = None) -> int:
-    "Keras' `verbose` for a run's: as given, or progress bars on a terminal and else a line per epoch."
+    "Keras' `verbose` for a run's: as given, or progress bars on a terminal, else a line per epoch."
     return verbose if verbose is not None else 1 if sys.stdout.isatty() else 2
 
 
 def _checked_config(model, data, config):
-    """`config` as the run resolves it (for 'auto', the dtype policy the model was built under; how it
-    reports), once the model's policy and the labels fit it."""
+    """`config` as the run resolves it (for 'auto', the dtype policy the model was built under; how
+    it reports), once the model's policy and the labels fit it."""
     built = model.dtype_policy.name
     if config.dtype_policy not in ("auto", built):
         raise ValueError(
@@ -389,7 +386,6 @@ def _checked_config(model, data, config):
         raise invalid_argument("output", None, "a run folder that every process of the group sees")
     # the run's files record what ran, not 'auto'
     return replace(config, dtype_policy=built, verbose=verbosity(config.verbose))
-
 
 # %% ../nbs/09_training.ipynb #f3a4b5c6
 def _pipelines(data, config):
@@ -509,13 +505,8 @@ def run_experiment(
         resuming = main_process_says(main and prepare_run_folder(out, config.overwrite))
         if main:
             out.mkdir(parents=True, exist_ok=True)
-            config_file = {
-                "model": model.name,
-                "dataset": data.name,
-                **(record or {}),
-                "train": asdict(config),
-                "environment": environment(),
-            }
+            config_file = {"model": model.name, "dataset": data.name, **(record or {})}
+            config_file.update(train=asdict(config), environment=environment())
             write_json(out / "config.json", config_file)
         best_weights = str(out / "best.weights.h5")
         non_finite = StopOnNonFiniteLoss()
