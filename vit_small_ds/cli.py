@@ -13,7 +13,6 @@ import json
 import os
 import sys
 from dataclasses import fields
-from pathlib import Path
 
 from fastcore.docments import docments
 

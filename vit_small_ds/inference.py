@@ -15,7 +15,7 @@ import numpy as np
 from .checks import invalid_argument
 from .data import ImageFiles, image_header, load_dataset, make_pipeline
 from .label_mixing import one_hot_labels
-from .run import Run, RunSpec, train
+from .run import Run, RunSpec
 from .saving import load_pretrained
 from .training import TrainConfig, compiled_for_scoring, predict_probabilities
 
