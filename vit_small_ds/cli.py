@@ -21,7 +21,7 @@ from . import deploy
 from .devices import DTYPE_POLICIES, ProcessGroupError
 from . import inference
 from . import run
-from .models import MODELS, list_models, list_presets
+from .models import MODELS, RECIPES, list_models, list_presets, list_recipes
 from .run import RunSpec, architecture_settings, settings_of
 from .saving import load_pretrained
 from .training import TrainConfig
@@ -104,6 +104,7 @@ def _add_spec_flags(parser):
         for f in fields(spec):
             if f.name not in ("architecture", "train"):
                 choices = f.metadata.get("choices")
+                choices = choices() if callable(choices) else choices
                 _add_setting(group, f.name, f.type, docs[f.name], choices, defaults[f.name])
     group.add_argument(
         "--mixed-precision",
@@ -132,19 +133,23 @@ _TRAIN_EXAMPLES = """\
 
 
 def _presets_text() -> str:
-    "The presets of each model, and the run settings that some bring, as flags."
+    "The presets of each model and the recipes, with the run settings that some bring, as flags."
     lines = [f"  {name}: {', '.join(list_presets(name))}" for name in list_models()]
     brought = {
         preset: settings
         for name in list_models()
         for preset, settings in MODELS[name].preset_training.items()
     }
-    for preset, settings in brought.items():
-        flags = " ".join(
-            _flag(name) + ("" if value is True else f" {value}") for name, value in settings.items()
-        )
-        lines.append(f"  {preset} also sets {flags}")
-    return "presets (--preset; the first is the default):\n" + "\n".join(lines)
+    brought.update({name: RECIPES[name].training for name in list_recipes()})
+    for name, settings in brought.items():
+        if settings:
+            flags = " ".join(
+                _flag(k) + ("" if value is True else f" {value}") for k, value in settings.items()
+            )
+            lines.append(f"  {name} also sets {flags}")
+    return "presets (--preset; the first is the default) and recipes (--augment):\n" + "\n".join(
+        lines
+    )
 
 
 def train_parser() -> argparse.ArgumentParser:

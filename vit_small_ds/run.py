@@ -44,7 +44,7 @@ class RunSpec:
     which devices. Its fields and `train`'s are `vit_small_ds_train`'s flags, their comments the
     help."""
 
-    model: str = field(default="sl_vit", metadata={"choices": list_models()})  # the model family
+    model: str = field(default="sl_vit", metadata={"choices": list_models})  # the model family
     # the family's preset (`list_presets(model)`): its architecture, and the training settings
     # some bring; None: the family's first
     preset: str = None
@@ -52,7 +52,7 @@ class RunSpec:
     # (`architecture_settings()`; on the command line, a flag each)
     architecture: dict = field(default_factory=dict)
     # the augmentation recipe; None: the preset's, else 'standard'
-    augment: str = field(default=None, metadata={"choices": list_recipes()})
+    augment: str = field(default=None, metadata={"choices": list_recipes})
     # probability of erasing a rectangle of each training image, after the recipe; None: the
     # recipe's
     random_erasing: float = None
