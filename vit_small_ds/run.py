@@ -136,14 +136,15 @@ def resolve(cls: RunSpec, base: RunSpec = None, **given) -> RunSpec:
     """The run that `given` describes, each setting by its name (a field of `RunSpec` or of
     `TrainConfig`, or an architecture setting), over the model's preset and recipe or, for a run
     done again, over the settings of `base`."""
-    known = {*_OWN, *_TRAINING, "architecture", *architecture_settings()}
+    settable = architecture_settings()
+    known = {*_OWN, *_TRAINING, "architecture", *settable}
     for name, value in given.items():
         if name not in known:
             raise invalid_argument(name, value, f"no value: a run has no setting `{name}`")
     architecture = {
         **(base.architecture if base else {}),
         **given.pop("architecture", {}),
-        **{name: given.pop(name) for name in list(given) if name in architecture_settings()},
+        **{name: given.pop(name) for name in list(given) if name in settable},
     }
     if base is None:
         model = given.pop("model", cls.model)
@@ -164,10 +165,11 @@ def resolve(cls: RunSpec, base: RunSpec = None, **given) -> RunSpec:
 def from_config(cls: RunSpec, recorded: dict) -> RunSpec:
     "The spec that a run's `config.json`, read as a dict, records."
     if "run" in recorded:  # version 0.2.0: flat, the dataset's resolved path beside it
+        settable = architecture_settings()
         flat = {
             name: value
             for name, value in recorded["run"].items()
-            if value is not None or name not in architecture_settings()
+            if value is not None or name not in settable
         }
         return cls.resolve(cls(), **{**flat, "dataset": recorded["dataset_source"]})
     return cls(
