@@ -14,7 +14,7 @@ from processes import json_report
 
 import vit_small_ds
 from vit_small_ds.cli import train_parser
-from vit_small_ds.models import MODELS, RECIPES, AugmentRecipe, ModelRecipe, run_settings
+from vit_small_ds.models import MODELS, RECIPES, AugmentRecipe, ModelRecipe, Preset, run_settings
 
 SCRIPT = Path(__file__).with_name("contract.py")
 
@@ -60,11 +60,10 @@ def toy_classifier(config, augmentation=None, name="toy"):
 
 def test_a_model_and_a_recipe_registered_in_one_place_are_everywhere(monkeypatch):
     toy = ModelRecipe(
-        presets={"small": ToyConfig()},
+        presets={"small": Preset(ToyConfig(), training={"augment": "flip", "batch_size": 32})},
         build=toy_classifier,
         augmentation=lambda config, images: None,
         forward_flops=lambda c: 2 * c.width * (28 * 28 + c.num_classes),
-        preset_training={"small": {"augment": "flip", "batch_size": 32}},
     )
     # the one entry a new model family adds to models.MODELS
     monkeypatch.setitem(MODELS, "toy", toy)

@@ -136,9 +136,9 @@ def _presets_text() -> str:
     "The presets of each model and the recipes, with the run settings that some bring, as flags."
     lines = [f"  {name}: {', '.join(list_presets(name))}" for name in list_models()]
     brought = {
-        preset: settings
+        preset: settings.training
         for name in list_models()
-        for preset, settings in MODELS[name].preset_training.items()
+        for preset, settings in MODELS[name].presets.items()
     }
     brought.update({name: RECIPES[name].training for name in list_recipes()})
     for name, settings in brought.items():

@@ -112,7 +112,7 @@ def architecture_settings() -> dict:
     families' config classes that have it."""
     settings = {}
     for recipe in MODELS.values():
-        config = type(next(iter(recipe.presets.values())))
+        config = type(next(iter(recipe.presets.values())).architecture)
         for f in fields(config):
             if f.type in (int, float, str) and f.name not in _SET_BY_THE_DATA:
                 settings.setdefault(f.name, [])

@@ -117,9 +117,6 @@ VIT_PRESETS = {
     "cifar100": ViTConfig(),
     "small": _SMALL,
     "cpu": _CPU,
-    # The 15-minute Fashion-MNIST search's winner (13_experiments); its run settings are
-    # models.FASHION_TRAINING.
-    "fashion": replace(_CPU, drop_path_rate=0.1),
     # The paper's ViT for CIFAR (aanna0701/SPT_LSA_ViT, models/create_model.py and models/vit.py):
     # 32x32 images, 4x4 patches, 9 blocks of width 192 with 12 heads of 16, MLP ratio 2, a class
     # token, a norm and a linear head, stochastic depth 0.1 and no dropout.
