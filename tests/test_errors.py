@@ -9,7 +9,8 @@ from vit_small_ds.models import build_model
 from vit_small_ds.schedules import warmup_cosine
 from vit_small_ds.shiftvit import ShiftViTConfig, shift_channels
 from vit_small_ds.spt import ShiftedPatchTokenization
-from vit_small_ds.training import TrainConfig, predict_probabilities, run_experiment
+from vit_small_ds.scoring import predict_probabilities
+from vit_small_ds.training import TrainConfig, run_experiment
 from vit_small_ds.vit import ViTConfig, create_vit_classifier
 
 

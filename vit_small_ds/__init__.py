@@ -57,16 +57,11 @@ from vit_small_ds.models import (
 )
 from vit_small_ds.inference import Predictions, evaluate, predict
 from vit_small_ds.run import Run, RunSpec, train
-from vit_small_ds.run_files import plot_confusion_matrix, plot_history
+from vit_small_ds.run_files import compare, plot_confusion_matrix, plot_history
 from vit_small_ds.saving import load_pretrained, save_pretrained
+from vit_small_ds.scoring import predict_probabilities, with_test_time_flip
 from vit_small_ds.shiftvit import SHIFTVIT_PRESETS, ShiftViTConfig, create_shiftvit_classifier
-from vit_small_ds.training import (
-    TrainConfig,
-    compare,
-    predict_probabilities,
-    run_experiment,
-    with_test_time_flip,
-)
+from vit_small_ds.training import TrainConfig, run_experiment
 from vit_small_ds.vit import VIT_PRESETS, ViTConfig, create_vit_classifier
 
 __all__ = [

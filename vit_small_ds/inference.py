@@ -12,12 +12,13 @@ from pathlib import Path
 import keras
 import numpy as np
 
-from .checks import invalid_argument
+from .checks import check_positive_int, invalid_argument
 from .data import ImageFiles, image_header, load_dataset, make_pipeline
 from .label_mixing import one_hot_labels
 from .run import Run, RunSpec
 from .saving import load_pretrained
-from .training import TrainConfig, compiled_for_scoring, predict_probabilities
+from .scoring import compiled_for_scoring, predict_probabilities
+from .training import TrainConfig
 
 # %% ../nbs/09f_inference.ipynb #615e95cf
 @dataclass
@@ -85,16 +86,13 @@ def evaluate(
             f"images of the model's input shape {tuple(model.input_shape[1:])}, but its images "
             f"are {data.input_shape}",
         )
-    ran = trained.spec.train if trained.spec else TrainConfig()
-    config = TrainConfig(  # the run's loss, label smoothing included, and its scoring
-        batch_size=batch_size,
-        label_smoothing=ran.label_smoothing,
-        mixing=ran.mixing,
-        test_time_flip=ran.test_time_flip if test_time_flip is None else test_time_flip,
-    )
-    labels = one_hot_labels(data.num_classes) if config.one_hot else None
+    check_positive_int(batch_size=batch_size)
+    ran = trained.spec.train if trained.spec else TrainConfig()  # its loss, and its scoring
+    flip = ran.test_time_flip if test_time_flip is None else test_time_flip
+    scored = compiled_for_scoring(model, flip, ran.one_hot, ran.label_smoothing)
+    labels = one_hot_labels(data.num_classes) if ran.one_hot else None
     test = make_pipeline(data.x_test, data.y_test, batch_size, training=False, batch_map=labels)
-    scores = compiled_for_scoring(model, config).evaluate(test, verbose=0, return_dict=True)
+    scores = scored.evaluate(test, verbose=0, return_dict=True)
     scores = {name: float(value) for name, value in scores.items()}
     return {"dataset": data.name, "test_images": len(data.x_test), **scores}
 

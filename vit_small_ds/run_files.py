@@ -4,19 +4,23 @@
 
 # %% auto #0
 __all__ = ['RUN_FILES', 'atomic_write', 'write_json', 'read_history', 'run_model_file', 'prepare_run_folder', 'plot_history',
-           'plot_confusion_matrix']
+           'plot_confusion_matrix', 'finish_run', 'compare']
 
 # %% ../nbs/09a_run_files.ipynb #9d05352e
 import csv
 import json
 import os
 import shutil
+from dataclasses import asdict
 from pathlib import Path
 
+import keras
 import matplotlib.pyplot as plt
 import numpy as np
 
 from .checks import invalid_argument
+from .devices import is_main_process, outside_distribution, replicas, wait_for_processes
+from .scoring import compiled_for_scoring, predict_probabilities
 
 # %% ../nbs/09a_run_files.ipynb #eebac8c1
 def atomic_write(path, write):
@@ -129,3 +133,82 @@ def plot_confusion_matrix(labels, predictions, class_names, title: str = ""):
             )
     fig.tight_layout()
     return fig, counts
+
+# %% ../nbs/09a_run_files.ipynb #d51e33a7
+def finish_run(
+    model: keras.Model,  # the trained model, compiled with the run's loss and metrics
+    data,  # the run's `ImageDataset`
+    config,  # the run's `TrainConfig`
+    test,  # the test pipeline, its labels as the loss expects them
+    folder: Path,  # the run folder
+    best_weights: str,  # the best epoch's weights
+    fit_seconds: float,  # seconds from the start of the run to the end of `fit`
+) -> tuple:
+    """Evaluate the best epoch's weights on the test split and write the run's files;
+    `metrics.json` last, as it marks the run as finished. In a group of processes, process 0
+    writes; the others read what it wrote."""
+    wait_for_processes("best checkpoint written")
+    if not Path(best_weights).exists():  # a process of a group that cannot see process 0's files
+        raise FileNotFoundError(
+            f"{best_weights} is missing: in a group of processes, process 0 writes the run folder "
+            "and the others read it, so it must be on storage that every machine sees"
+        )
+    rows = read_history(folder / "history.csv")
+    history = {key: [r[key] for r in rows] for key in rows[0] if key != "epoch"}
+    model.load_weights(best_weights)
+    # the run's model is compiled with its loss and metrics already
+    scored = model
+    if config.test_time_flip:
+        scored = compiled_for_scoring(model, True, config.one_hot, config.label_smoothing)
+    test_loss, test_accuracy, test_top5 = scored.evaluate(test, verbose=0)
+    predicted = predict_probabilities(scored, data.x_test, config.batch_size).argmax(-1)
+    metrics = {
+        "model": model.name,
+        "dataset": data.name,
+        "params": int(model.count_params()),
+        "test_accuracy": float(test_accuracy),
+        "test_top5_accuracy": float(test_top5),
+        "test_loss": float(test_loss),
+        "best_epoch": int(np.argmax(history["val_accuracy"])) + 1,
+        "epochs_run": len(rows),
+        "train_seconds": round(sum(history["epoch_seconds"]), 1),
+        "fit_wall_seconds": round(fit_seconds, 1),
+        "backend": keras.backend.backend(),
+        "devices": replicas(),
+        "train_config": asdict(config),
+    }
+    if not is_main_process():
+        return history, metrics
+    write_json(folder / "class_names.json", data.class_names)
+    with outside_distribution():
+        atomic_write(folder / "model.keras", model.save)
+    Path(best_weights).unlink()  # model.keras holds these weights now
+    title = f"{model.name} on {data.name}"
+    curves = plot_history(history, title)
+    confusion = plot_confusion_matrix(data.y_test, predicted, data.class_names, title)[0]
+    for name, figure in (("curves.png", curves), ("confusion_matrix.png", confusion)):
+        atomic_write(folder / name, figure.savefig)
+        plt.close(figure)
+    write_json(folder / "metrics.json", metrics)
+    return history, metrics
+
+# %% ../nbs/09a_run_files.ipynb #c6b151e1
+def compare(results, plot: bool = True) -> str:
+    "A Markdown table (and a bar plot) of several runs' `metrics` dicts."
+    rows = [
+        "| model | dataset | params | top-1 | top-5 | best epoch | train s |",
+        "|---|---|---:|---:|---:|---:|---:|",
+    ]
+    for m in results:
+        rows.append(
+            f"| {m['model']} | {m['dataset']} | {m['params']:,} | "
+            f"{100 * m['test_accuracy']:.2f}% | {100 * m['test_top5_accuracy']:.2f}% "
+            f"| {m['best_epoch']} | {m['train_seconds']:.0f} |"
+        )
+    if plot:
+        fig, ax = plt.subplots(figsize=(1.6 * len(results) + 2, 3))
+        names = [f"{m['model']}\n{m['dataset']}" for m in results]
+        bars = ax.bar(names, [100 * m["test_accuracy"] for m in results])
+        ax.bar_label(bars, fmt="%.1f%%")
+        ax.set_ylabel("test top-1 accuracy (%)")
+    return "\n".join(rows)
