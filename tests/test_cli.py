@@ -205,7 +205,7 @@ def user_errors(run, tmp_path):
             "argument --epochs: invalid int value: 'ten'",
         ),
         (evaluate, [str(tmp_path / "alone.keras")], "no run (config.json)"),
-        (evaluate, [], "the following arguments are required: path"),
+        (evaluate, [], "the following arguments are required: source"),
         (evaluate, [str(run / "missing.keras")], "missing.keras"),
         (evaluate, [str(run), "--dataset", str(grey)], "but its images are (24, 24, 1)"),
         (evaluate, [str(moved)], "has other files now"),

@@ -12,7 +12,7 @@ import keras
 import numpy as np
 import tensorflow as tf
 
-from .checks import check_choice
+from .checks import check_choice, check_positive_int
 from .data import without_autotuning
 from .devices import environment, resolve_dtype_policy, using_dtype_policy
 from .models import create_model, list_presets, model_recipe
@@ -38,30 +38,33 @@ TRAINING_LOOPS = ("train_on_batch", "fit")
 
 
 def benchmark(
-    model_name: str = "sl_vit",
+    model: str = "sl_vit",  # the registered model
+    # the model's preset; None: cifar100, the benchmark of the keras-io example "Train a Vision
+    # Transformer on small datasets", where the model has it, else its default
     preset: str = None,
-    batch_size: int = 256,
-    steps: int = 10,
-    repeats: int = 3,
-    warmup: int = 3,
+    batch_size: int = 256,  # images per step
+    steps: int = 10,  # timed steps per repeat
+    repeats: int = 3,  # repeats; the median is reported
+    warmup: int = 3,  # untimed steps first (compilation)
+    # the compute dtype: float32, mixed_bfloat16, mixed_float16, or auto (see
+    # `devices.resolve_dtype_policy`)
     dtype_policy: str = "float32",
-    matmul_size: int = 2048,
+    matmul_size: int = 2048,  # side of the square matmul that measures the machine's peak
+    # train_on_batch: one call per step, as the keras-io example's benchmark; fit: `model.fit` over
+    # `steps` batches, as training runs (its warm-up is one such epoch)
     loop: str = "train_on_batch",
-    **overrides,
+    **overrides,  # settings of the preset changed, as in `create_model` (e.g. `dropout=0.0`)
 ) -> dict:
-    """Training and inference images/s of `model_name` at `preset` (None: cifar100, the documents'
-    benchmark, where the model has it, else its default) on random data, with FLOP rates, under
-    `dtype_policy` ('float32', 'mixed_bfloat16', 'mixed_float16' or 'auto', see
-    `devices.resolve_dtype_policy`). `loop`: how training steps are run, 'train_on_batch' (one
-    call per step, as the documents' benchmark) or 'fit' (`model.fit` over `steps` batches, as
-    training runs; its warm-up is one such epoch). `overrides` change settings of the preset, as
-    in `create_model` (e.g. `dropout=0.0`)."""
+    "Training and inference images/s of `model` at `preset` on random data, with FLOP rates."
     check_choice(TRAINING_LOOPS, loop=loop)
-    preset = preset or ("cifar100" if "cifar100" in list_presets(model_name) else None)
+    check_positive_int(
+        batch_size=batch_size, steps=steps, repeats=repeats, warmup=warmup, matmul_size=matmul_size
+    )
+    preset = preset or ("cifar100" if "cifar100" in list_presets(model) else None)
     policy = resolve_dtype_policy(dtype_policy)
     with using_dtype_policy(policy):
         return _benchmark(
-            model_name, preset, batch_size, steps, repeats, warmup, matmul_size, loop, overrides
+            model, preset, batch_size, steps, repeats, warmup, matmul_size, loop, overrides
         )
 
 

@@ -65,7 +65,7 @@ def shiftvit_forward_flops(c: ShiftViTConfig) -> int:
             width *= 2
     return total + 2 * width * c.num_classes
 
-# %% ../nbs/08_models.ipynb #bb126302
+# %% ../nbs/08_models.ipynb #bb126301
 @dataclass(frozen=True)
 class Preset:
     "A named starting point of a model family: its architecture, and the run settings it brings."
@@ -73,7 +73,7 @@ class Preset:
     architecture: object  # the family's config, a dataclass such as `ViTConfig`
     training: dict = field(default_factory=dict)  # run settings it sets unless given
 
-
+# %% ../nbs/08_models.ipynb #bb126302
 @dataclass(frozen=True)
 class ModelRecipe:
     "What the library knows about one model name."
@@ -232,7 +232,9 @@ def run_settings(name: str, preset: str = None, **given) -> dict:
     """The settings a run of model `name` at `preset` trains with: those the preset brings, then
     those of the recipe (`augment`) that `given` or the preset names, then `given`, which win."""
     recipe = model_recipe(name)
-    brought = recipe.presets[preset or recipe.default_preset].training
+    preset = preset or recipe.default_preset
+    check_choice(list(recipe.presets), preset=preset)
+    brought = recipe.presets[preset].training
     augment = given.get("augment") or brought.get("augment", "standard")
     return {**brought, **augment_recipe(augment).training, **given, "augment": augment}
 
