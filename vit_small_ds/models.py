@@ -266,7 +266,8 @@ def create_model(
     probability per image, added after the recipe (None: the recipe's own). `normalize_on`:
     images whose per-channel mean and variance the input normalization uses; None: mean 0 and
     variance 1 until `adapt_normalization(model, images)`. `overrides` change settings of the
-    preset, e.g. `attention="cosine"` or `transformer_layers=2`."""
+    preset, e.g. `attention="cosine"` or `transformer_layers=2`. The model keeps the config it was
+    built from as `model.architecture`, as timm's models keep their `pretrained_cfg`."""
     model = model_recipe(name)
     config = model.config(
         preset, input_shape=tuple(input_shape), num_classes=num_classes, **overrides
@@ -274,11 +275,13 @@ def create_model(
     recipe = augment_recipe(augment)
     erasing = recipe.random_erasing if random_erasing is None else random_erasing
     check_rate(random_erasing=erasing)
-    return model.build(
+    built = model.build(
         config,
         _with_erasing(recipe.layers(model, config, normalize_on), erasing, augment),
         name=name,
     )
+    built.architecture = config
+    return built
 
 # %% ../nbs/08_models.ipynb #099a125a
 def build_model(

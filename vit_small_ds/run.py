@@ -200,25 +200,28 @@ class Run:
     history: dict  # one list per metric, a value per epoch
     metrics: dict  # the test metrics and facts of `metrics.json`
     class_names: list
-    folder: Path
+    folder: Path = None  # the run folder; None: the run kept no files
 
     def __repr__(self):
         accuracy = 100 * self.metrics["test_accuracy"]
-        return (
-            f"Run({self.spec.model} on {self.metrics['dataset']}: {accuracy:.2f}%, {self.folder})"
-        )
+        where = f", {self.folder}" if self.folder else ""
+        return f"Run({self.spec.model} on {self.metrics['dataset']}: {accuracy:.2f}%{where})"
 
 # %% ../nbs/09e_run.ipynb #9dd4a647
-def _resolved(spec: RunSpec) -> RunSpec:
+def _resolved(spec: RunSpec, keep_files: bool) -> RunSpec:
     """`spec` with what it leaves to the run decided: the dataset's path (so that the run folder
-    finds its data from anywhere), the run folder, the dtype policy and how it reports."""
+    finds its data from anywhere), the run folder (if it keeps one), the dtype policy and how it
+    reports."""
     dataset = Path(spec.dataset).expanduser()
+    if not keep_files and spec.train.output:
+        raise invalid_argument("output", spec.train.output, "None with keep_files=False")
+    output = (spec.train.output or f"runs/{spec.model}_{dataset.name}") if keep_files else None
     return replace(
         spec,
         dataset=str(dataset.resolve()) if dataset.is_dir() else spec.dataset,
         train=replace(
             spec.train,
-            output=spec.train.output or f"runs/{spec.model}_{dataset.name}",
+            output=output,
             dtype_policy=resolve_dtype_policy(spec.train.dtype_policy),
             verbose=verbosity(spec.train.verbose),
         ),
@@ -244,12 +247,15 @@ def _summary(metrics, output):
         f"{100 * metrics['test_accuracy']:.2f}%, top-5 {100 * metrics['test_top5_accuracy']:.2f}% "
         f"(best epoch {metrics['best_epoch']} of {metrics['epochs_run']}, "
         f"{metrics['train_seconds']:.0f} s in epochs, "
-        f"{metrics['fit_wall_seconds']:.0f} s in all). Files in {output}/"
+        f"{metrics['fit_wall_seconds']:.0f} s in all)." + (f" Files in {output}/" if output else "")
     )
 
 # %% ../nbs/09e_run.ipynb #a800ec21
 def train(
     spec: RunSpec = None,  # a run (`RunSpec.resolve`, `RunSpec.from_run`)
+    # False: the run's files go to a temporary folder, deleted after; the `Run` holds its model,
+    # history and metrics
+    keep_files: bool = True,
     **settings,  # without `spec`: the run `RunSpec.resolve(**settings)`
 ) -> Run:
     """Train a run, evaluate its best epoch on the test split, write its run folder, and return the
@@ -260,9 +266,9 @@ def train(
         raise invalid_argument("settings", settings, "none with a spec: RunSpec.resolve(spec, ...)")
     if spec.in_a_group:  # before any other JAX work
         join_process_group(spec.coordinator_address, spec.num_processes, spec.process_id)
-    asked, spec = spec.train.dtype_policy, _resolved(spec)
+    asked, spec = spec.train.dtype_policy, _resolved(spec, keep_files)
     main, output = is_main_process(), spec.train.output  # in a group, process 0 writes the files
-    if main:  # a finished run is refused before the data loads
+    if main and output:  # a finished run is refused before the data loads
         prepare_run_folder(output, spec.train.overwrite)
     data = load_dataset(
         spec.dataset,
@@ -288,16 +294,10 @@ def train(
             print(f"{model.name}: {model.count_params():,} parameters, {policy}{auto}; {data}")
         if spec.init_from:
             _start_from(spec, model)
-        built = model_recipe(spec.model).config(
-            spec.preset,
-            input_shape=data.input_shape,
-            num_classes=data.num_classes,
-            **spec.architecture,
-        )
         record = {k: v for k, v in asdict(spec).items() if k != "train"}  # train: its own entry
-        record["model_config"] = asdict(built)
+        record["model_config"] = asdict(model.architecture)
         with stops_with_the_group():
             history, metrics = run_experiment(model, data, spec.train, record=record)
     if main:
         print(_summary(metrics, output))
-    return Run(spec, model, history, metrics, data.class_names, Path(output))
+    return Run(spec, model, history, metrics, data.class_names, output and Path(output))
