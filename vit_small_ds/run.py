@@ -15,7 +15,7 @@ from fastcore.basics import patch
 import keras
 
 from .checks import check_fraction, check_positive_int, check_rate, invalid_argument
-from .data import load_dataset
+from .data import ImageDataset, load_dataset
 from vit_small_ds.devices import (
     data_parallel,
     is_main_process,
@@ -24,7 +24,7 @@ from vit_small_ds.devices import (
     stops_with_the_group,
     using_dtype_policy,
 )
-from .finetuning import freeze_backbone, transfer_weights
+from .finetuning import start_from
 from vit_small_ds.models import (
     MODELS,
     build_model,
@@ -33,8 +33,7 @@ from vit_small_ds.models import (
     model_recipe,
     run_settings,
 )
-from .run_files import prepare_run_folder
-from .saving import load_pretrained
+from .run_files import prepare_run_folder, summary
 from .training import TrainConfig, run_experiment, verbosity
 
 # %% ../nbs/09e_run.ipynb #a217d54b
@@ -228,31 +227,21 @@ def _resolved(spec: RunSpec, keep_files: bool) -> RunSpec:
     )
 
 
-def _start_from(spec: RunSpec, model):
-    "Copy `spec.init_from`'s weights into `model`, and freeze its backbone if asked."
-    plan = transfer_weights(load_pretrained(spec.init_from)[0], model)
-    fresh = ", ".join(plan["fresh"]) or "none"
-    frozen = "; only logits trains" if spec.freeze_backbone else ""
-    print(
-        f"Started from {spec.init_from}: {len(plan['copied'])} weights copied, "
-        f"{len(plan['resampled'])} resampled, afresh: {fresh}{frozen}"
-    )
-    if spec.freeze_backbone:
-        freeze_backbone(model)
-
-
-def _summary(metrics, output):
-    return (
-        f"{metrics['model']} on {metrics['dataset']}: test accuracy "
-        f"{100 * metrics['test_accuracy']:.2f}%, top-5 {100 * metrics['test_top5_accuracy']:.2f}% "
-        f"(best epoch {metrics['best_epoch']} of {metrics['epochs_run']}, "
-        f"{metrics['train_seconds']:.0f} s in epochs, "
-        f"{metrics['fit_wall_seconds']:.0f} s in all)." + (f" Files in {output}/" if output else "")
-    )
+def _check_own_data(spec: RunSpec):
+    "Refuse the settings of loading a dataset in a run given its data."
+    loading = {"data_dir": None, "image_size": None, "validation_split": 0.1}
+    for name, default in loading.items():
+        if getattr(spec, name) != default:
+            raise invalid_argument(
+                name, getattr(spec, name), f"{default} with `data`: the data comes split and sized"
+            )
 
 # %% ../nbs/09e_run.ipynb #a800ec21
 def train(
     spec: RunSpec = None,  # a run (`RunSpec.resolve`, `RunSpec.from_run`)
+    # the data itself, e.g. a `data.select_classes` subset, instead of loading `spec.dataset`; the
+    # run records its name as its dataset
+    data: ImageDataset = None,
     # False: the run's files go to a temporary folder, deleted after; the `Run` holds its model,
     # history and metrics
     keep_files: bool = True,
@@ -264,19 +253,23 @@ def train(
         spec = RunSpec.resolve(**settings)
     elif settings:
         raise invalid_argument("settings", settings, "none with a spec: RunSpec.resolve(spec, ...)")
+    if data is not None:
+        _check_own_data(spec)
+        spec = replace(spec, dataset=data.name)
     if spec.in_a_group:  # before any other JAX work
         join_process_group(spec.coordinator_address, spec.num_processes, spec.process_id)
     asked, spec = spec.train.dtype_policy, _resolved(spec, keep_files)
     main, output = is_main_process(), spec.train.output  # in a group, process 0 writes the files
     if main and output:  # a finished run is refused before the data loads
         prepare_run_folder(output, spec.train.overwrite)
-    data = load_dataset(
-        spec.dataset,
-        data_dir=spec.data_dir,
-        validation_split=spec.validation_split,
-        seed=spec.train.seed,
-        image_size=spec.image_size,
-    )
+    if data is None:
+        data = load_dataset(
+            spec.dataset,
+            data_dir=spec.data_dir,
+            validation_split=spec.validation_split,
+            seed=spec.train.seed,
+            image_size=spec.image_size,
+        )
     keras.utils.set_random_seed(spec.train.seed)
     distribution = data_parallel() if spec.distribute else contextlib.nullcontext()
     with distribution, using_dtype_policy(spec.train.dtype_policy):
@@ -293,11 +286,11 @@ def train(
             policy = model.dtype_policy.name
             print(f"{model.name}: {model.count_params():,} parameters, {policy}{auto}; {data}")
         if spec.init_from:
-            _start_from(spec, model)
+            start_from(model, spec.init_from, spec.freeze_backbone)
         record = {k: v for k, v in asdict(spec).items() if k != "train"}  # train: its own entry
         record["model_config"] = asdict(model.architecture)
         with stops_with_the_group():
             history, metrics = run_experiment(model, data, spec.train, record=record)
     if main:
-        print(_summary(metrics, output))
+        print(summary(metrics, output))
     return Run(spec, model, history, metrics, data.class_names, output and Path(output))

@@ -4,7 +4,7 @@
 
 # %% auto #0
 __all__ = ['RUN_FILES', 'atomic_write', 'write_json', 'read_history', 'run_model_file', 'prepare_run_folder', 'plot_history',
-           'plot_confusion_matrix', 'finish_run', 'compare']
+           'plot_confusion_matrix', 'finish_run', 'compare', 'summary']
 
 # %% ../nbs/09a_run_files.ipynb #9d05352e
 import csv
@@ -212,3 +212,14 @@ def compare(results, plot: bool = True) -> str:
         ax.bar_label(bars, fmt="%.1f%%")
         ax.set_ylabel("test top-1 accuracy (%)")
     return "\n".join(rows)
+
+# %% ../nbs/09a_run_files.ipynb #f1b0c005
+def summary(metrics: dict, folder=None) -> str:
+    "One line of a run's `metrics`: its test accuracies, its epochs and seconds, its `folder`."
+    return (
+        f"{metrics['model']} on {metrics['dataset']}: test accuracy "
+        f"{100 * metrics['test_accuracy']:.2f}%, top-5 {100 * metrics['test_top5_accuracy']:.2f}% "
+        f"(best epoch {metrics['best_epoch']} of {metrics['epochs_run']}, "
+        f"{metrics['train_seconds']:.0f} s in epochs, "
+        f"{metrics['fit_wall_seconds']:.0f} s in all)." + (f" Files in {folder}/" if folder else "")
+    )
