@@ -229,8 +229,8 @@ def _resolved(spec: RunSpec, keep_files: bool) -> RunSpec:
 
 def _check_own_data(spec: RunSpec):
     "Refuse the settings of loading a dataset in a run given its data."
-    loading = {"data_dir": None, "image_size": None, "validation_split": 0.1}
-    for name, default in loading.items():
+    loading = ("data_dir", "image_size", "validation_split")
+    for name, default in ((f.name, f.default) for f in fields(RunSpec) if f.name in loading):
         if getattr(spec, name) != default:
             raise invalid_argument(
                 name, getattr(spec, name), f"{default} with `data`: the data comes split and sized"
