@@ -15,7 +15,7 @@ import keras
 from keras import ops
 
 from .devices import is_main_process, outside_distribution
-from .run_files import read_history
+from .run_files import atomic_write, read_history
 
 # %% ../nbs/09b_callbacks.ipynb #85fb71c3
 class EpochLog(keras.callbacks.CSVLogger):
@@ -106,14 +106,23 @@ def _averaged_weights(model):
             variable.assign(value)
 
 
-class _Checkpoint(_SavesOutsideDistribution, keras.callbacks.ModelCheckpoint):
-    """Saves the weights that validation scored: the averaged ones, if the optimizer keeps them.
-    (Keras' `SwapEMAWeights(swap_on_epoch=True)` would leave them in the model for the backup too,
-    which a resumed run would then train on.)"""
+class _BestCheckpoint(keras.callbacks.Callback):
+    """Saves the weights that validation scored (the averaged ones, if the optimizer keeps them)
+    when `val_accuracy` beats `best`, atomically, so that a run killed while it writes keeps its
+    previous best. (Keras' `ModelCheckpoint` writes in place, and `SwapEMAWeights(swap_on_epoch=
+    True)` would leave the averages in the model for the backup too, which a resumed run would
+    then train on.)"""
+
+    def __init__(self, path: str, best: float = None):
+        super().__init__()
+        self.path, self.best = path, best
 
     def on_epoch_end(self, epoch, logs=None):
-        with _averaged_weights(self.model):
-            super().on_epoch_end(epoch, logs)
+        score = (logs or {}).get("val_accuracy")
+        if score is not None and (self.best is None or score > self.best):
+            self.best = score
+            with outside_distribution(), _averaged_weights(self.model):
+                atomic_write(self.path, self.model.save_weights)
 
 
 class _Backup(_SavesOutsideDistribution, keras.callbacks.BackupAndRestore):
@@ -122,9 +131,6 @@ class _Backup(_SavesOutsideDistribution, keras.callbacks.BackupAndRestore):
 
 class _RestoreOnly(keras.callbacks.BackupAndRestore):
     "Restores the backup that process 0 of the group writes; neither writes nor deletes it."
-
-    def __init__(self, backup_dir, **kwargs):
-        super().__init__(backup_dir, delete_checkpoint=False, **kwargs)
 
     def on_epoch_end(self, epoch, logs=None):
         pass
@@ -151,15 +157,7 @@ def run_callbacks(
     main = is_main_process()  # in a group, process 0 writes; the others restore its backup
     callbacks = []
     if main:
-        checkpoint = _Checkpoint(
-            best_weights,
-            monitor="val_accuracy",
-            mode="max",
-            save_best_only=True,
-            save_weights_only=True,
-            initial_value_threshold=best_so_far,
-        )
-        callbacks += [checkpoint, EpochLog(folder / "history.csv")]
+        callbacks += [_BestCheckpoint(best_weights, best_so_far), EpochLog(folder / "history.csv")]
     if config.ema_momentum is not None:  # validation scores the averaged weights
         callbacks.append(keras.callbacks.SwapEMAWeights())
     # the best epoch's weights come back from the checkpoint, so no restore_best_weights
@@ -171,7 +169,10 @@ def run_callbacks(
         )
     if config.output:  # last, so an epoch's backup is written only after its row and checkpoint
         backup = _Backup if main else _RestoreOnly
-        callbacks.append(backup(str(folder / "backup"), double_checkpoint=True))
+        # kept until the run's files are written (`run_files.finish_run`)
+        callbacks.append(
+            backup(str(folder / "backup"), double_checkpoint=True, delete_checkpoint=False)
+        )
     return callbacks
 
 # %% ../nbs/09b_callbacks.ipynb #e3f4a5b6

@@ -186,8 +186,8 @@ def export(argv=None) -> dict:
     return signature
 
 # %% ../nbs/11_cli.ipynb #a2c611c8
-# a missing converter is the user's to install
-_USER_ERRORS = (ValueError, FileNotFoundError, FileExistsError, ModuleNotFoundError)
+# a missing converter is the user's to install; a full disk or a folder it may not write, to free
+_USER_ERRORS = (ValueError, OSError, ModuleNotFoundError)
 
 
 def main(command, argv=None):

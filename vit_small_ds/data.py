@@ -7,7 +7,7 @@ __all__ = ['FASHION_MNIST_CLASSES', 'CIFAR10_CLASSES', 'CIFAR100_CLASSES', 'DEBI
            'DECODED_FORMATS', 'DECODE_THREADS', 'SAMPLE_PATH', 'CACHE_SHUFFLE_BUFFER', 'ImageDataset',
            'stratified_split', 'read_idx', 'read_idx_split', 'read_cifar_archive', 'DatasetNotFoundError',
            'without_autotuning', 'ImageFiles', 'image_header', 'image_folder_files', 'load_image_folder',
-           'load_dataset', 'select_classes', 'show_images', 'make_pipeline']
+           'check_splits', 'load_dataset', 'select_classes', 'show_images', 'make_pipeline']
 
 # %% ../nbs/01_data.ipynb #75a7599d
 import gzip
@@ -382,8 +382,10 @@ def _files_hash(root, *splits):
 
 
 def _load_folder(path, image_size, validation_split, seed):
+    """The splits of an image folder: its `train` and `test` sub-folders, or its classes' images,
+    of which `validation_split` is held out for testing; the hash of its file list."""
     path = Path(path).resolve()
-    if (path / "train").is_dir() and (path / "test").is_dir():
+    if _has_test_folder(path):
         x_train, y_train, class_names = image_folder_files(path / "train", image_size)
         x_test, y_test, _ = image_folder_files(path / "test", image_size, class_names)
     else:
@@ -392,6 +394,48 @@ def _load_folder(path, image_size, validation_split, seed):
         x_train, y_train, x_test, y_test = x[train], y[train], x[test], y[test]
     train, test = (x_train, y_train), (x_test, y_test)
     return train, test, class_names, _files_hash(path, train, test)
+
+
+def _has_test_folder(path) -> bool:
+    "Whether the image folder `path` comes split, in `train` and `test` sub-folders."
+    return (Path(path) / "train").is_dir() and (Path(path) / "test").is_dir()
+
+# %% ../nbs/01_data.ipynb #c5e1a002
+def _fewest_images(fraction: float, held_outs: int) -> int:
+    """The fewest images of a class for which `held_outs` successive `stratified_split`s of
+    `fraction` each hold out one image and leave one."""
+    n = 1
+    while True:
+        left, held_all = n, True
+        for _ in range(held_outs):
+            held = int(left * fraction + 0.5)
+            held_all, left = held_all and held >= 1, left - held
+        if held_all and left >= 1:
+            return n
+        n += 1
+
+
+def check_splits(data: ImageDataset, validation_split: float = None, held_outs: int = 1):
+    """Raise a ValueError naming the first empty split of `data`, the images of each class, and
+    how many a class needs when `validation_split` made `held_outs` of its splits."""
+    for split in ("train", "val", "test"):
+        if len(getattr(data, f"y_{split}")):
+            continue
+        labels = np.concatenate([data.y_train, data.y_val, data.y_test])
+        counts = np.bincount(labels, minlength=data.num_classes)
+        per_class = ", ".join(f"{name} {n}" for name, n in zip(data.class_names, counts))
+        needed = (
+            f"; with validation_split={validation_split}, a class needs at least "
+            f"{_fewest_images(validation_split, held_outs)}"
+            if validation_split
+            else ""
+        )
+        raise invalid_argument(
+            "dataset",
+            data.name,
+            f"images in every split, but its {split} split is empty (images per class: "
+            f"{per_class}){needed}",
+        )
 
 # %% ../nbs/01_data.ipynb #d3e4f5a6
 def load_dataset(
@@ -404,6 +448,14 @@ def load_dataset(
 ) -> ImageDataset:
     "Train/validation/test splits of dataset `name`, looking for local copies before downloading."
     check_fraction(validation_split=validation_split)
+    if image_size is not None and (name == "sample" or name in NAMED_DATASETS):
+        raise invalid_argument(
+            "image_size", image_size, f"None for {name!r}: it resizes an image folder's images"
+        )
+    if data_dir is not None and name not in NAMED_DATASETS:
+        raise invalid_argument(
+            "data_dir", data_dir, f"None for {name!r}: it holds the named datasets' archives"
+        )
     files_hash = None
     if name == "sample":
         (x_train, y_train), test, class_names = _load_sample()
@@ -423,7 +475,7 @@ def load_dataset(
     if x_train.ndim == 3:
         x_train, x_test = x_train[..., None], x_test[..., None]
     train, val = stratified_split(y_train, validation_split, seed)
-    return ImageDataset(
+    data = ImageDataset(
         x_train[train],
         y_train[train],
         x_train[val],
@@ -434,6 +486,10 @@ def load_dataset(
         name=Path(name).name if name not in NAMED_DATASETS else name,
         files_hash=files_hash,
     )
+    # a folder without train and test sub-folders holds out its test split first
+    held_outs = 2 if files_hash and not _has_test_folder(Path(name).expanduser()) else 1
+    check_splits(data, validation_split, held_outs)
+    return data
 
 # %% ../nbs/01_data.ipynb #c5abd0dc
 def select_classes(data, classes, per_class: dict = None, seed: int = 42):

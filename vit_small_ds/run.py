@@ -34,7 +34,7 @@ from vit_small_ds.models import (
     run_settings,
 )
 from .run_files import prepare_run_folder, summary
-from .training import TrainConfig, run_experiment, verbosity
+from .training import TrainConfig, checked_config, run_experiment, verbosity
 
 # %% ../nbs/09e_run.ipynb #a217d54b
 @dataclass(frozen=True)
@@ -140,6 +140,8 @@ def resolve(cls: RunSpec, base: RunSpec = None, **given) -> RunSpec:
     for name, value in given.items():
         if name not in known:
             raise invalid_argument(name, value, f"no value: a run has no setting `{name}`")
+    if given.get("time_budget") is not None and "epochs" in given:  # else recorded, unused
+        raise invalid_argument("epochs", given["epochs"], "none with time_budget: it plans them")
     architecture = {
         **(base.architecture if base else {}),
         **given.pop("architecture", {}),
@@ -287,6 +289,7 @@ def train(
             print(f"{model.name}: {model.count_params():,} parameters, {policy}{auto}; {data}")
         if spec.init_from:
             start_from(model, spec.init_from, spec.freeze_backbone)
+        spec = replace(spec, train=checked_config(model, data, spec.train))  # as it will run
         record = {k: v for k, v in asdict(spec).items() if k != "train"}  # train: its own entry
         record["model_config"] = asdict(model.architecture)
         with stops_with_the_group():

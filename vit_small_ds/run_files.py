@@ -27,7 +27,7 @@ def atomic_write(path, write):
     """Call `write(temporary_path)`, then rename the result to `path`, so `path` is never
     half-written."""
     path = Path(path)
-    tmp = path.with_name(f".{path.stem}.tmp{path.suffix}")
+    tmp = path.with_name(f".tmp.{path.name}")  # its suffixes kept: Keras reads them
     write(tmp)
     os.replace(tmp, path)
 
@@ -45,6 +45,7 @@ def read_history(path) -> list:
         return [
             {k: (int(v) if k == "epoch" else float(v)) for k, v in row.items()}
             for row in csv.DictReader(f)
+            if None not in row.values() and "" not in row.values()  # a row cut by a kill
         ]
 
 # %% ../nbs/09a_run_files.ipynb #3f29edb1
@@ -190,6 +191,7 @@ def finish_run(
         atomic_write(folder / name, figure.savefig)
         plt.close(figure)
     write_json(folder / "metrics.json", metrics)
+    shutil.rmtree(folder / "backup", ignore_errors=True)  # kept until the run is finished
     return history, metrics
 
 # %% ../nbs/09a_run_files.ipynb #c6b151e1

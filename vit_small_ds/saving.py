@@ -9,11 +9,13 @@ __all__ = ['model_card', 'save_pretrained', 'load_pretrained']
 import dataclasses
 import json
 import shutil
+import zipfile
 from importlib.metadata import version
 from pathlib import Path
 
 import keras
 
+from .checks import invalid_argument
 from .keras2 import is_savedmodel, load_documents_savedmodel
 from .run_files import run_model_file
 
@@ -120,6 +122,10 @@ def load_pretrained(source: str):
     )
     model_file = run_model_file(folder)
     if model_file.suffix == ".keras" and model_file.is_file():
+        if not zipfile.is_zipfile(model_file):
+            raise invalid_argument(
+                "source", location, "a .keras file (a zip archive), but this file is not one"
+            )
         return keras.saving.load_model(model_file), _run_info(model_file, location)
     if (folder / "vit_small_ds.json").is_file():
         return keras.saving.load_model(folder), json.loads(
