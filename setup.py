@@ -29,7 +29,7 @@ py_versions = "3.10 3.11 3.12".split()
 requirements = shlex.split(cfg.get("requirements", ""))
 extras = {
     name: shlex.split(cfg.get(f"{name}_requirements", ""))
-    for name in ("tensorflow", "jax", "export", "dev")
+    for name in ("tensorflow", "jax", "torch", "export", "dev")
 }
 extras["dev"] += extras["export"]  # the tests run every export
 min_python = cfg["min_python"]

@@ -53,5 +53,13 @@ stage "component notebooks (JAX)"
 KERAS_BACKEND=jax nbdev_test --n_workers 2 --flags "${full:+slow}" \
     --skip_file_re '^([_.]|index|tutorial|09_training|09e_run|09f_inference|10c_deploy|11_cli|12_bench|13_experiments)'
 
+# PyTorch, the third backend: its CPU build (PyPI's torch wheel brings GBs of CUDA libraries); the
+# registry here mirrors PyTorch's index, a machine without such a mirror needs its --index-url
+stage "PyTorch (CPU build): install"
+python -c "import torch" 2>/dev/null || pip install -q "torch==2.13.0+cpu" \
+    || pip install -q "torch==2.13.0+cpu" --index-url https://download.pytorch.org/whl/cpu
+stage "layer round trips (PyTorch)"
+KERAS_BACKEND=torch python -m pytest -q -p no:cacheprovider tests/test_layer_saving.py
+
 stage "pytest"
 python -m pytest -q -n 2 --dist loadfile --durations=15 "${full[@]}" tests  # a file's tests share one worker, and its fixtures

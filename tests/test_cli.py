@@ -104,6 +104,19 @@ def test_evaluate_scores_the_runs_own_test_split_of_its_image_folder(trained_run
     )
 
 
+def test_a_run_trains_on_torch_and_scores_the_same_on_tensorflow(colour_folder, tmp_path):
+    "The third backend: the console script trains on PyTorch; here, on TensorFlow, its run scores the same."
+    out = tmp_path / "torch"
+    words = ["--dataset", str(colour_folder), *TRAIN_FLAGS, "--epochs", "1", "--output", str(out)]
+    run_command(["vit_small_ds_train", *words, "--dtype-policy", "float32"], "torch")
+    assert json.loads((out / "config.json").read_text())["environment"]["backend"] == "torch"
+    metrics = json.loads((out / "metrics.json").read_text())
+    result = evaluate([str(out)])
+    assert (result["accuracy"], result["loss"]) == pytest.approx(
+        (metrics["test_accuracy"], metrics["test_loss"]), abs=1e-5
+    )
+
+
 @pytest.fixture(scope="module")
 def green_image(tmp_path_factory):
     "A 56x56 image of the colour of class1 (predict resizes it to the model's 24x24)."

@@ -1,5 +1,5 @@
-"""Every registered model keeps the library's contract (tests/contract.py) on both backends, and every variant
-saved on one backend loads on the other, in a fresh process that imports only `keras` and `vit_small_ds`, and
+"""Every registered model keeps the library's contract (tests/contract.py) on the three backends, and every
+variant saved on one backend loads on another, in a fresh process that imports only `keras` and `vit_small_ds`, and
 predicts the same, whole or as weights only; an SL-ViT written by `save_pretrained` loads with `load_pretrained`
 and has the same attention maps. A new model is tested by registering it: the toy model below is one entry,
 as is the toy recipe."""
@@ -19,7 +19,10 @@ from vit_small_ds.models import MODELS, RECIPES, AugmentRecipe, ModelRecipe, Pre
 SCRIPT = Path(__file__).with_name("contract.py")
 
 
-@pytest.mark.parametrize("saved_on, loaded_on", [("tensorflow", "jax"), ("jax", "tensorflow")])
+# a cycle: each backend saves once and loads what another saved
+@pytest.mark.parametrize(
+    "saved_on, loaded_on", [("tensorflow", "jax"), ("jax", "torch"), ("torch", "tensorflow")]
+)
 def test_every_model_keeps_the_contract_and_loads_on_the_other_backend(
     tmp_path, saved_on, loaded_on
 ):

@@ -1,4 +1,4 @@
-"A training run killed with SIGKILL after its second epoch resumes when the same command runs again, on TensorFlow and JAX."
+"A training run killed with SIGKILL after its second epoch resumes when the same command runs again, on each backend."
 
 import csv
 import json
@@ -19,7 +19,7 @@ def epochs_logged(history):
         return [int(row["epoch"]) for row in csv.DictReader(f)]
 
 
-@pytest.mark.parametrize("backend", ["tensorflow", "jax"])
+@pytest.mark.parametrize("backend", ["tensorflow", "jax", "torch"])
 def test_killed_run_resumes_without_repeating_epochs(tmp_path, colour_folder, backend):
     out = tmp_path / "run"
     command = [

@@ -14,16 +14,20 @@ from .checks import check_rate
 
 # %% ../nbs/02a_regularization.ipynb #0ecc88a3
 def random_uint16(shape, seed):
-    """Uniform random integers in [0, 65536) of `shape`, as uint16, from `seed`, a Keras seed tensor
-    (`keras.random.SeedGenerator.next()`). TensorFlow and JAX only."""
+    """Uniform random integers in [0, 65536) of `shape`, as uint16 (int32 on PyTorch, which lacks
+    uint16 arithmetic), from `seed`, a Keras seed tensor (`keras.random.SeedGenerator.next()`)."""
     backend = keras.backend.backend()
     if backend == "jax":
         import jax
 
         return jax.random.bits(seed, tuple(shape), "uint16")
-    if backend != "tensorflow":
-        raise ValueError(
-            f"random_uint16 needs the tensorflow or jax backend. Received: backend={backend!r}"
+    if backend == "torch":
+        import torch
+
+        # seeded as Keras seeds its own PyTorch draws
+        generator = torch.Generator(device=seed.device).manual_seed(int(seed[0] + seed[1]))
+        return torch.randint(
+            0, 65536, tuple(shape), generator=generator, device=seed.device, dtype=torch.int32
         )
     count = tf.reduce_prod(shape)
     words = tf.random.stateless_uniform(

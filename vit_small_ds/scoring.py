@@ -16,22 +16,24 @@ from .data import ImageFiles, make_pipeline
 from .devices import batch_part, gathered
 
 # %% ../nbs/08a_scoring.ipynb #d5e3b2c4
-def loss_and_metrics(one_hot: bool = False, label_smoothing: float = 0.0):
+def loss_and_metrics(one_hot: bool = False, label_smoothing: float = 0.0, classes: int = 5):
     """The loss (from logits) and the top-1 and top-5 accuracies: the sparse forms for class ids,
-    the categorical ones for one-hot targets (`one_hot`), which label smoothing needs."""
+    the categorical ones for one-hot targets (`one_hot`), which label smoothing needs. With fewer
+    than five `classes`, top-5 counts them all (PyTorch's top-k refuses more than there are)."""
+    k = min(5, classes)
     if not one_hot:
         return (
             keras.losses.SparseCategoricalCrossentropy(from_logits=True),
             [
                 keras.metrics.SparseCategoricalAccuracy(name="accuracy"),
-                keras.metrics.SparseTopKCategoricalAccuracy(5, name="top5_accuracy"),
+                keras.metrics.SparseTopKCategoricalAccuracy(k, name="top5_accuracy"),
             ],
         )
     return (
         keras.losses.CategoricalCrossentropy(from_logits=True, label_smoothing=label_smoothing),
         [
             keras.metrics.CategoricalAccuracy(name="accuracy"),
-            keras.metrics.TopKCategoricalAccuracy(5, name="top5_accuracy"),
+            keras.metrics.TopKCategoricalAccuracy(k, name="top5_accuracy"),
         ],
     )
 
@@ -95,6 +97,6 @@ def compiled_for_scoring(
 ) -> keras.Model:
     "`model`, or its `with_test_time_flip`, compiled with the loss and metrics of a run."
     scored = with_test_time_flip(model) if test_time_flip else model
-    loss, metrics = loss_and_metrics(one_hot, label_smoothing)
+    loss, metrics = loss_and_metrics(one_hot, label_smoothing, model.output_shape[-1])
     scored.compile(loss=loss, metrics=metrics)
     return scored

@@ -124,7 +124,7 @@ def compile_model(model, config: TrainConfig, steps_per_epoch: int, total_steps:
             else dict(use_ema=True, ema_momentum=config.ema_momentum)
         ),
     )
-    loss, metrics = loss_and_metrics(config.one_hot, config.label_smoothing)
+    loss, metrics = loss_and_metrics(config.one_hot, config.label_smoothing, model.output_shape[-1])
     model.compile(optimizer=optimizer, loss=loss, metrics=metrics)
 
 # %% ../nbs/09_training.ipynb #055aa417
