@@ -142,11 +142,11 @@ def _probe_batches(data, config, train_map, val_map):
     return batches("train", train_map), batches("val", val_map)
 
 
-def _time_budget(model, data, config, batch_maps, steps_per_epoch, out, started, resuming):
+def _time_budget(model, data, config, batch_maps, steps_per_epoch, folder, started, resuming):
     """The config of a time-budgeted run (the epochs of its first plan), the callback that fits the
     schedule to the time left, and the steps of the first plan; a resumed run keeps the schedule
     its checkpoint holds."""
-    plan_file = out / "time_budget.json"
+    plan_file = folder / "time_budget.json"
     if plan_file.exists():  # a resumed run keeps its first plan
         plan = json.loads(plan_file.read_text())
     else:
@@ -254,25 +254,25 @@ def run_experiment(
     train, val, test, *batch_maps = _pipelines(data, config)
     steps_per_epoch = math.ceil(len(data.x_train) / config.batch_size)
     with tempfile.TemporaryDirectory() as scratch:
-        out = Path(config.output or scratch)
+        folder = Path(config.output or scratch)
         main = is_main_process()  # in a group, process 0 writes the run's files
-        resuming = main_process_says(main and prepare_run_folder(out, config.overwrite))
+        resuming = main_process_says(main and prepare_run_folder(folder, config.overwrite))
         if main:
-            out.mkdir(parents=True, exist_ok=True)
+            folder.mkdir(parents=True, exist_ok=True)
             config_file = {"model": model.name, "dataset": data.name, **(record or {})}
             config_file.update(train=asdict(config), environment=environment())
-            write_json(out / "config.json", config_file)
-        best_weights = str(out / "best.weights.h5")
+            write_json(folder / "config.json", config_file)
+        best_weights = str(folder / "best.weights.h5")
         non_finite = StopOnNonFiniteLoss()
         fit_callbacks = [
             non_finite,
-            *run_callbacks(out, best_weights, config, resuming),
+            *run_callbacks(folder, best_weights, config, resuming),
             *callbacks,
         ]
         fit_schedule = total_steps = None
         if config.time_budget:  # its callback first: the checkpoints then hold its plan
             config, fit_schedule, total_steps = _time_budget(
-                model, data, config, batch_maps, steps_per_epoch, out, started, resuming
+                model, data, config, batch_maps, steps_per_epoch, folder, started, resuming
             )
             fit_callbacks.insert(0, fit_schedule)
             fit_callbacks.append(PlannedEpochsProgbar(steps_per_epoch))
@@ -287,9 +287,9 @@ def run_experiment(
             shuffle=False,  # the pipeline already shuffles
         )
         if fit_schedule and fit_schedule.plans:
-            plan_file = out / "time_budget.json"
+            plan_file = folder / "time_budget.json"
             config = _record_plans(config, fit_schedule.plans, steps_per_epoch, plan_file)
         if non_finite.stopped_at is not None:
             raise_non_finite(model, non_finite.stopped_at, best_weights)
         fit_seconds = time.monotonic() - started
-        return finish_run(model, data, config, test, out, best_weights, fit_seconds)
+        return finish_run(model, data, config, test, folder, best_weights, fit_seconds)
