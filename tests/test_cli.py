@@ -105,16 +105,22 @@ def test_evaluate_scores_the_runs_own_test_split_of_its_image_folder(trained_run
 
 
 def test_a_run_trains_on_torch_and_scores_the_same_on_tensorflow(colour_folder, tmp_path):
-    "The third backend: the console script trains on PyTorch; here, on TensorFlow, its run scores the same."
+    """The third backend: the console script trains on PyTorch within a time budget and predicts
+    there; here, on TensorFlow, its run scores the same."""
     out = tmp_path / "torch"
-    words = ["--dataset", str(colour_folder), *TRAIN_FLAGS, "--epochs", "1", "--output", str(out)]
+    flags = ["--image-size", "24", "--batch-size", "16", "--time-budget", "0.05"]
+    words = ["--dataset", str(colour_folder), *flags, "--output", str(out)]
     run_command(["vit_small_ds_train", *words, "--dtype-policy", "float32"], "torch")
     assert json.loads((out / "config.json").read_text())["environment"]["backend"] == "torch"
+    assert json.loads((out / "time_budget.json").read_text())["steps"] >= 3  # an epoch at least
     metrics = json.loads((out / "metrics.json").read_text())
     result = evaluate([str(out)])
     assert (result["accuracy"], result["loss"]) == pytest.approx(
         (metrics["test_accuracy"], metrics["test_loss"]), abs=1e-5
     )
+    image = sorted((colour_folder / "class1").iterdir())[0]
+    predicted = run_command(["vit_small_ds_predict", str(out), str(image), "--json"], "torch")
+    assert len(last_json(predicted.stdout)[str(image)]) == 3  # every class, ranked
 
 
 @pytest.fixture(scope="module")
