@@ -65,7 +65,7 @@ def stratified_split(y, fraction, seed=42):
     `seed`."""
     check_fraction(validation_split=fraction)
     rng = np.random.default_rng(seed)
-    held_out = []
+    held_out = [np.array([], np.int64)]  # none, for no labels
     for label in np.unique(y):
         members = rng.permutation(np.flatnonzero(y == label))
         held_out.append(members[: int(len(members) * fraction + 0.5)])  # round half up
