@@ -14,7 +14,7 @@ TINY = ["--model", "vit", "--transformer-layers", "1", "--num-heads", "1", "--ve
 TINY += ["--batch-size", "16"]
 
 
-def test_a_full_disk_while_writing_the_model_leaves_a_run_that_finishes(
+def test_a_full_disk_while_writing_the_run_files_leaves_a_run_that_finishes(
     tmp_path, colour_folder, monkeypatch, capsys
 ):
     out = tmp_path / "run"
@@ -23,7 +23,7 @@ def test_a_full_disk_while_writing_the_model_leaves_a_run_that_finishes(
     write = run_files.atomic_write
 
     def full_disk(path, writer):
-        if path.name == "model.keras":
+        if path.name == "confusion_matrix.png":  # after the model, before metrics.json
             raise OSError(errno.ENOSPC, "No space left on device", str(path))
         write(path, writer)
 
@@ -32,13 +32,14 @@ def test_a_full_disk_while_writing_the_model_leaves_a_run_that_finishes(
         main(train, argv)
     err = capsys.readouterr().err.strip().splitlines()
     assert exit.value.code == 2 and err == [
-        f"error: [Errno 28] No space left on device: '{out}/model.keras'"
+        f"error: [Errno 28] No space left on device: '{out}/confusion_matrix.png'"
     ]
-    assert not (out / "metrics.json").exists() and (out / "backup").is_dir()
+    assert not (out / "metrics.json").exists() and (out / "trained.json").exists()
 
     monkeypatch.setattr(run_files, "atomic_write", write)  # space again
     run = main(train, argv)
     assert "Epoch 1/" not in capsys.readouterr().out  # it did not train again
     assert [int(r["epoch"]) for r in run_files.read_history(out / "history.csv")] == [1, 2]
     assert json.loads((out / "metrics.json").read_text()) == run.metrics
-    assert run.metrics["epochs_run"] == 2 and not (out / "backup").exists()
+    assert run.metrics["epochs_run"] == 2
+    assert not any((out / name).exists() for name in ("backup", "trained.json", "best.weights.h5"))

@@ -33,3 +33,6 @@ def test_a_run_folder_of_0_2_reads_back_and_evaluates_to_its_own_metrics():
     assert result["test_images"] == 1000
     assert result["accuracy"] == pytest.approx(written["test_accuracy"], abs=1e-3)
     assert result["loss"] == pytest.approx(written["test_loss"], abs=1e-4)
+    # the same, named (a named dataset keeps its images' size)
+    named = evaluate([str(RUN), "--dataset", "sample"])
+    assert (named["accuracy"], named["test_images"]) == (result["accuracy"], 1000)

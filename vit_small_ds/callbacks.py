@@ -132,6 +132,9 @@ class _Backup(_SavesOutsideDistribution, keras.callbacks.BackupAndRestore):
 class _RestoreOnly(keras.callbacks.BackupAndRestore):
     "Restores the backup that process 0 of the group writes; neither writes nor deletes it."
 
+    def __init__(self, backup_dir, **kwargs):
+        super().__init__(backup_dir, delete_checkpoint=False, **kwargs)
+
     def on_epoch_end(self, epoch, logs=None):
         pass
 
@@ -169,10 +172,7 @@ def run_callbacks(
         )
     if config.output:  # last, so an epoch's backup is written only after its row and checkpoint
         backup = _Backup if main else _RestoreOnly
-        # kept until the run's files are written (`run_files.finish_run`)
-        callbacks.append(
-            backup(str(folder / "backup"), double_checkpoint=True, delete_checkpoint=False)
-        )
+        callbacks.append(backup(str(folder / "backup"), double_checkpoint=True))
     return callbacks
 
 # %% ../nbs/09b_callbacks.ipynb #e3f4a5b6

@@ -15,6 +15,7 @@ import sys
 
 from . import deploy, inference, run
 from .bench import TRAINING_LOOPS, benchmark
+from .callbacks import NonFiniteLossError
 from .checks import check_positive_int
 from .devices import DTYPE_POLICIES, ProcessGroupError
 from vit_small_ds.flags import (
@@ -187,7 +188,7 @@ def export(argv=None) -> dict:
 
 # %% ../nbs/11_cli.ipynb #a2c611c8
 # a missing converter is the user's to install; a full disk or a folder it may not write, to free
-_USER_ERRORS = (ValueError, OSError, ModuleNotFoundError)
+_USER_ERRORS = (ValueError, OSError, ModuleNotFoundError, NonFiniteLossError)
 
 
 def main(command, argv=None):

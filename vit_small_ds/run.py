@@ -15,7 +15,7 @@ from fastcore.basics import patch
 import keras
 
 from .checks import check_fraction, check_positive_int, check_rate, invalid_argument
-from .data import ImageDataset, load_dataset
+from .data import NAMED_DATASETS, ImageDataset, load_dataset
 from vit_small_ds.devices import (
     data_parallel,
     is_main_process,
@@ -172,12 +172,17 @@ def from_config(cls: RunSpec, recorded: dict) -> RunSpec:
             for name, value in recorded["run"].items()
             if value is not None or name not in settable
         }
-        return cls.resolve(cls(), **{**flat, "dataset": recorded["dataset_source"]})
-    return cls(
-        **{name: recorded[name] for name in _OWN},
-        architecture=recorded["architecture"],
-        train=TrainConfig(**recorded["train"]),
-    )
+        if flat.get("time_budget") is not None:  # it planned the epochs
+            flat.pop("epochs", None)
+        spec = cls.resolve(cls(), **{**flat, "dataset": recorded["dataset_source"]})
+    else:
+        own = {name: recorded[name] for name in _OWN}
+        spec = cls(
+            **own, architecture=recorded["architecture"], train=TrainConfig(**recorded["train"])
+        )
+    if spec.dataset == "sample" or spec.dataset in NAMED_DATASETS:  # earlier runs ignored it
+        spec = replace(spec, image_size=None)
+    return spec
 
 
 @patch(cls_method=True)
@@ -257,10 +262,10 @@ def train(
         raise invalid_argument("settings", settings, "none with a spec: RunSpec.resolve(spec, ...)")
     if data is not None:
         _check_own_data(spec)
-        spec = replace(spec, dataset=data.name)
     if spec.in_a_group:  # before any other JAX work
         join_process_group(spec.coordinator_address, spec.num_processes, spec.process_id)
     asked, spec = spec.train.dtype_policy, _resolved(spec, keep_files)
+    spec = spec if data is None else replace(spec, dataset=data.name)  # its name, not a path
     main, output = is_main_process(), spec.train.output  # in a group, process 0 writes the files
     if main and output:  # a finished run is refused before the data loads
         prepare_run_folder(output, spec.train.overwrite)

@@ -59,6 +59,7 @@ RUN_FILES = (
     "confusion_matrix.png",
     "time_budget.json",
     "best.weights.h5",
+    "trained.json",
 )
 
 
@@ -81,11 +82,12 @@ def prepare_run_folder(folder, overwrite: bool = False) -> bool:
             "overwrite=True (--overwrite) to start afresh, or choose another folder",
             FileExistsError,
         )
-    if not finished and (folder / "backup").is_dir():
+    if not finished and ((folder / "backup").is_dir() or (folder / "trained.json").exists()):
         return True
     shutil.rmtree(folder / "backup", ignore_errors=True)
-    for name in RUN_FILES:
-        (folder / name).unlink(missing_ok=True)
+    # with what a writer killed mid-file left (`atomic_write`)
+    for path in [*(folder / name for name in RUN_FILES), *folder.glob(".tmp.*")]:
+        path.unlink(missing_ok=True)
     return False
 
 # %% ../nbs/09a_run_files.ipynb #df7345e0
@@ -183,7 +185,6 @@ def finish_run(
     write_json(folder / "class_names.json", data.class_names)
     with outside_distribution():
         atomic_write(folder / "model.keras", model.save)
-    Path(best_weights).unlink()  # model.keras holds these weights now
     title = f"{model.name} on {data.name}"
     curves = plot_history(history, title)
     confusion = plot_confusion_matrix(data.y_test, predicted, data.class_names, title)[0]
@@ -191,7 +192,9 @@ def finish_run(
         atomic_write(folder / name, figure.savefig)
         plt.close(figure)
     write_json(folder / "metrics.json", metrics)
-    shutil.rmtree(folder / "backup", ignore_errors=True)  # kept until the run is finished
+    # until now, a rerun after a failure (a full disk) writes the files again without training
+    for done in (Path(best_weights), folder / "trained.json"):
+        done.unlink()
     return history, metrics
 
 # %% ../nbs/09a_run_files.ipynb #c6b151e1

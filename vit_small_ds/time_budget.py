@@ -4,7 +4,7 @@
 
 # %% auto #0
 __all__ = ['BUDGET_RESERVE', 'PROBE_STEPS', 'seconds_per_call', 'measure_step_seconds', 'steps_that_fit', 'plan_steps',
-           'planned_epochs', 'FitScheduleToDeadline', 'PlannedEpochsProgbar', 'plan_budget']
+           'planned_epochs', 'FitScheduleToDeadline', 'PlannedEpochsProgbar', 'probe_batches', 'plan_budget']
 
 # %% ../nbs/09c_time_budget.ipynb #17d1b415
 import math
@@ -14,6 +14,8 @@ import time
 
 import keras
 from keras import ops
+
+from .data import make_pipeline
 
 # %% ../nbs/09c_time_budget.ipynb #9befaf28
 def seconds_per_call(run, calls) -> list:
@@ -160,6 +162,19 @@ class PlannedEpochsProgbar(keras.callbacks.ProgbarLogger):
 
 # %% ../nbs/09c_time_budget.ipynb #b0d9e002
 PROBE_STEPS = 6  # the first compiles; the median of the other five is the step time
+
+
+def probe_batches(data, batch_size: int, train_map=None, val_map=None) -> tuple:
+    """`PROBE_STEPS` batches of `data`'s training and validation splits, as the run's pipelines
+    make them (`train_map`, `val_map`: their label maps), from pipelines of their own, so that the
+    run's shuffling order stays untouched."""
+
+    def batches(split, batch_map):
+        x, y = (getattr(data, f"{kind}_{split}")[: PROBE_STEPS * batch_size] for kind in "xy")
+        pipeline = make_pipeline(x, y, batch_size, training=False, batch_map=batch_map)
+        return list(pipeline.repeat().take(PROBE_STEPS).as_numpy_iterator())
+
+    return batches("train", train_map), batches("val", val_map)
 
 
 def plan_budget(

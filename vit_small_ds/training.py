@@ -40,10 +40,10 @@ from .run_files import finish_run, prepare_run_folder, write_json
 from .schedules import CosineAdamW
 from .scoring import check_labels, loss_and_metrics
 from vit_small_ds.time_budget import (
-    PROBE_STEPS,
     FitScheduleToDeadline,
     PlannedEpochsProgbar,
     plan_budget,
+    probe_batches,
 )
 
 # %% ../nbs/09_training.ipynb #8ce0476b
@@ -128,20 +128,6 @@ def compile_model(model, config: TrainConfig, steps_per_epoch: int, total_steps:
     model.compile(optimizer=optimizer, loss=loss, metrics=metrics)
 
 # %% ../nbs/09_training.ipynb #055aa417
-def _probe_batches(data, config, train_map, val_map):
-    """The batches of training and validation that the time budget's probe times: its own
-    pipelines, so that the run's shuffling order stays untouched."""
-
-    def batches(split, batch_map):
-        x, y = (
-            getattr(data, f"{kind}_{split}")[: PROBE_STEPS * config.batch_size] for kind in "xy"
-        )
-        pipeline = make_pipeline(x, y, config.batch_size, training=False, batch_map=batch_map)
-        return list(pipeline.repeat().take(PROBE_STEPS).as_numpy_iterator())
-
-    return batches("train", train_map), batches("val", val_map)
-
-
 def _time_budget(model, data, config, batch_maps, steps_per_epoch, folder, started, resuming):
     """The config of a time-budgeted run (the epochs of its first plan), the callback that fits the
     schedule to the time left, and the steps of the first plan; a resumed run keeps the schedule
@@ -152,7 +138,7 @@ def _time_budget(model, data, config, batch_maps, steps_per_epoch, folder, start
     else:
         compile_model(model, config, steps_per_epoch)  # the probe trains; fit gets a fresh one
         val_steps = math.ceil(len(data.x_val) / config.batch_size)
-        batches = _probe_batches(data, config, *batch_maps)
+        batches = probe_batches(data, config.batch_size, *batch_maps)
         plan = plan_budget(model, *batches, config.time_budget, started, steps_per_epoch, val_steps)
         write_json(plan_file, plan)
     deadline = None if resuming else started + 60 * config.time_budget
@@ -277,19 +263,26 @@ def run_experiment(
             fit_callbacks.insert(0, fit_schedule)
             fit_callbacks.append(PlannedEpochsProgbar(steps_per_epoch))
         compile_model(model, config, steps_per_epoch, total_steps)
-        model.fit(
-            train,
-            validation_data=val,
-            # a time budget's schedule may grow where epochs run faster than the probe's
-            epochs=config.epochs * (2 if fit_schedule else 1),
-            callbacks=fit_callbacks,
-            verbose=config.verbose,
-            shuffle=False,  # the pipeline already shuffles
-        )
-        if fit_schedule and fit_schedule.plans:
-            plan_file = folder / "time_budget.json"
-            config = _record_plans(config, fit_schedule.plans, steps_per_epoch, plan_file)
-        if non_finite.stopped_at is not None:
-            raise_non_finite(model, non_finite.stopped_at, best_weights)
-        fit_seconds = time.monotonic() - started
+        trained = folder / "trained.json"  # fit has ended: a rerun only writes the run's files
+        if resuming and trained.exists():
+            done = json.loads(trained.read_text())
+            config, fit_seconds = replace(config, epochs=done["epochs"]), done["fit_seconds"]
+        else:
+            model.fit(
+                train,
+                validation_data=val,
+                # a time budget's schedule may grow where epochs run faster than the probe's
+                epochs=config.epochs * (2 if fit_schedule else 1),
+                callbacks=fit_callbacks,
+                verbose=config.verbose,
+                shuffle=False,  # the pipeline already shuffles
+            )
+            if fit_schedule and fit_schedule.plans:
+                plan_file = folder / "time_budget.json"
+                config = _record_plans(config, fit_schedule.plans, steps_per_epoch, plan_file)
+            if non_finite.stopped_at is not None:
+                raise_non_finite(model, non_finite.stopped_at, best_weights)
+            fit_seconds = time.monotonic() - started
+            if main:
+                write_json(trained, {"epochs": config.epochs, "fit_seconds": fit_seconds})
         return finish_run(model, data, config, test, folder, best_weights, fit_seconds)
