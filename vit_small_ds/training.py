@@ -152,6 +152,22 @@ def _record_plans(config, plans, steps_per_epoch, plan_file):
     write_json(plan_file, {**json.loads(plan_file.read_text()), "replanned_steps": plans})
     return replace(config, epochs=math.ceil(plans[-1] / steps_per_epoch))
 
+
+def _fit(model, train, val, config, callbacks, fit_schedule, steps_per_epoch, folder):
+    "Train with `model.fit`; the run's config as it ran (with a time budget, its last plan's)."
+    model.fit(
+        train,
+        validation_data=val,
+        # a time budget's schedule may grow where epochs run faster than the probe's
+        epochs=config.epochs * (2 if fit_schedule else 1),
+        callbacks=callbacks,
+        verbose=config.verbose,
+        shuffle=False,  # the pipeline already shuffles
+    )
+    if not (fit_schedule and fit_schedule.plans):
+        return config
+    return _record_plans(config, fit_schedule.plans, steps_per_epoch, folder / "time_budget.json")
+
 # %% ../nbs/09_training.ipynb #1b657549
 def verbosity(verbose: int = None) -> int:
     "Keras' `verbose` for a run's: as given, or progress bars on a terminal, else a line per epoch."
@@ -268,18 +284,8 @@ def run_experiment(
             done = json.loads(trained.read_text())
             config, fit_seconds = replace(config, epochs=done["epochs"]), done["fit_seconds"]
         else:
-            model.fit(
-                train,
-                validation_data=val,
-                # a time budget's schedule may grow where epochs run faster than the probe's
-                epochs=config.epochs * (2 if fit_schedule else 1),
-                callbacks=fit_callbacks,
-                verbose=config.verbose,
-                shuffle=False,  # the pipeline already shuffles
-            )
-            if fit_schedule and fit_schedule.plans:
-                plan_file = folder / "time_budget.json"
-                config = _record_plans(config, fit_schedule.plans, steps_per_epoch, plan_file)
+            fitting = (fit_callbacks, fit_schedule, steps_per_epoch, folder)
+            config = _fit(model, train, val, config, *fitting)
             if non_finite.stopped_at is not None:
                 raise_non_finite(model, non_finite.stopped_at, best_weights)
             fit_seconds = time.monotonic() - started
