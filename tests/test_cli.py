@@ -23,6 +23,7 @@ from vit_small_ds.cli import (
     train,
     train_parser,
 )
+from vit_small_ds.data import load_dataset
 from vit_small_ds.models import list_models, list_recipes
 from vit_small_ds.run import RunSpec
 
@@ -67,6 +68,8 @@ def test_train_writes_a_self_describing_run_folder(trained_run, colour_folder):
         config["model_config"]["spt"],
     ) == ("standard", None, "standard", True)
     assert (config["train"]["epochs"], config["train"]["batch_size"]) == (2, 16)
+    # the folder's file list, which evaluate checks the folder against
+    assert config["files_hash"] == load_dataset(str(colour_folder)).files_hash
     environment = config["environment"]
     # auto: JAX on a CPU is fastest in float32
     assert (environment["backend"], environment["dtype_policy"]) == (

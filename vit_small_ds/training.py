@@ -262,7 +262,9 @@ def run_experiment(
         if main:
             folder.mkdir(parents=True, exist_ok=True)
             config_file = {"model": model.name, "dataset": data.name, **(record or {})}
-            config_file.update(train=asdict(config), environment=environment())
+            # an image folder's file list: evaluate refuses the folder once it changed
+            config_file.update(files_hash=data.files_hash, train=asdict(config))
+            config_file["environment"] = environment()
             write_json(folder / "config.json", config_file)
         best_weights = str(folder / "best.weights.h5")
         non_finite = StopOnNonFiniteLoss()
