@@ -194,7 +194,7 @@ def finish_run(
     write_json(folder / "metrics.json", metrics)
     # until now, a rerun after a failure (a full disk) writes the files again without training
     for done in (Path(best_weights), folder / "trained.json"):
-        done.unlink()
+        done.unlink(missing_ok=True)
     return history, metrics
 
 # %% ../nbs/09a_run_files.ipynb #c6b151e1
