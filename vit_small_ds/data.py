@@ -7,7 +7,7 @@ __all__ = ['FASHION_MNIST_CLASSES', 'CIFAR10_CLASSES', 'CIFAR100_CLASSES', 'DEBI
            'DECODED_FORMATS', 'DECODE_THREADS', 'SAMPLE_PATH', 'CACHE_SHUFFLE_BUFFER', 'ImageDataset',
            'stratified_split', 'read_idx', 'read_idx_split', 'read_cifar_archive', 'DatasetNotFoundError',
            'without_autotuning', 'ImageFiles', 'image_header', 'image_folder_files', 'load_image_folder',
-           'check_splits', 'load_dataset', 'select_classes', 'show_images', 'make_pipeline']
+           'check_splits', 'is_named', 'load_dataset', 'select_classes', 'show_images', 'make_pipeline']
 
 # %% ../nbs/01_data.ipynb #75a7599d
 import gzip
@@ -438,6 +438,11 @@ def check_splits(data: ImageDataset, validation_split: float = None, held_outs: 
         )
 
 # %% ../nbs/01_data.ipynb #d3e4f5a6
+def is_named(dataset: str) -> bool:
+    "Whether `dataset` names a dataset of the library (`sample`, `NAMED_DATASETS`), not a folder."
+    return dataset == "sample" or dataset in NAMED_DATASETS
+
+
 def load_dataset(
     name: str,  # 'sample', 'cifar10', 'cifar100', 'fashion_mnist', 'mnist', or an image folder
     data_dir=None,  # folder holding the original archives; else $VIT_SMALL_DS_DATA
@@ -448,7 +453,7 @@ def load_dataset(
 ) -> ImageDataset:
     "Train/validation/test splits of dataset `name`, looking for local copies before downloading."
     check_fraction(validation_split=validation_split)
-    if image_size is not None and (name == "sample" or name in NAMED_DATASETS):
+    if image_size is not None and is_named(name):
         raise invalid_argument(
             "image_size", image_size, f"None for {name!r}: it resizes an image folder's images"
         )

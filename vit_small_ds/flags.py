@@ -84,10 +84,8 @@ def function_parser(
 ) -> argparse.ArgumentParser:
     """The parser of a command that calls `function`: an argument for each of its parameters
     without a default, a flag for each other one, with the parameter's type, default and comment."""
-    parser, docs = (
-        command_parser(prog, description, examples),
-        {**docments(function), **(help or {})},
-    )
+    parser = command_parser(prog, description, examples)
+    docs = {**docments(function), **(help or {})}
     for name, p in inspect.signature(function).parameters.items():
         if p.kind is not p.POSITIONAL_OR_KEYWORD:
             continue

@@ -13,7 +13,7 @@ import keras
 import numpy as np
 
 from .checks import check_positive_int, invalid_argument
-from .data import NAMED_DATASETS, ImageFiles, image_header, load_dataset, make_pipeline
+from .data import ImageFiles, image_header, is_named, load_dataset, make_pipeline
 from .label_mixing import one_hot_labels
 from .run import Run, RunSpec
 from .saving import load_pretrained
@@ -51,8 +51,7 @@ def _test_data(trained: _Trained, dataset, data_dir):
             "a dataset to score on: no run (config.json) says how its data was made",
         )
     if dataset is not None:  # a folder's images resized to the model's input
-        named = dataset == "sample" or dataset in NAMED_DATASETS
-        image_size = None if named else model.input_shape[1]
+        image_size = None if is_named(dataset) else model.input_shape[1]
         return load_dataset(dataset, data_dir=data_dir, image_size=image_size)
     data = load_dataset(
         spec.dataset,

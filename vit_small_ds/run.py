@@ -15,7 +15,7 @@ from fastcore.basics import patch
 import keras
 
 from .checks import check_fraction, check_positive_int, check_rate, invalid_argument
-from .data import NAMED_DATASETS, ImageDataset, load_dataset
+from .data import ImageDataset, is_named, load_dataset
 from vit_small_ds.devices import (
     data_parallel,
     is_main_process,
@@ -180,7 +180,7 @@ def from_config(cls: RunSpec, recorded: dict) -> RunSpec:
         spec = cls(
             **own, architecture=recorded["architecture"], train=TrainConfig(**recorded["train"])
         )
-    if spec.dataset == "sample" or spec.dataset in NAMED_DATASETS:  # earlier runs ignored it
+    if is_named(spec.dataset):  # earlier runs recorded an image_size they ignored
         spec = replace(spec, image_size=None)
     return spec
 
