@@ -1,7 +1,7 @@
 """Training and inference throughput on a GPU: SL-ViT and ViT at the `cifar100` preset, float32 against
-mixed bfloat16, at three batch sizes, and SL-ViT without the documents' attention dropout (0.1). Training runs
+mixed bfloat16, at three batch sizes, and SL-ViT without the keras-io example's attention dropout (0.1). Training runs
 as `model.fit` does (`benchmark(loop="fit")`); one row also runs it one `train_on_batch` call per step, as the
-documents' benchmark does. At inference, attention runs as `keras.ops.dot_product_attention` (cuDNN's fused
+keras-io example's benchmark does. At inference, attention runs as `keras.ops.dot_product_attention` (cuDNN's fused
 kernel on JAX).
 
     KERAS_BACKEND=jax python scripts/bench_gpu.py [--steps 20] [--out results.jsonl]

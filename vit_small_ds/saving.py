@@ -16,7 +16,7 @@ from pathlib import Path
 import keras
 
 from .checks import invalid_argument
-from .keras2 import is_savedmodel, load_documents_savedmodel
+from .keras2 import is_savedmodel, load_keras2_savedmodel
 from .run_files import run_model_file
 
 # %% ../nbs/10_saving.ipynb #7144692a
@@ -111,7 +111,7 @@ def save_pretrained(
 def load_pretrained(source: str):
     """`(model, info)` from any saved model: a run folder or a `.keras` file (`info` then holds the
     run's `config.json` as `run_config` and its `class_names`, when they are beside it), a folder
-    written by `save_pretrained`, a Keras 2 SavedModel of the documents' ViT or SL-ViT, or any of
+    written by `save_pretrained`, a Keras 2 SavedModel of the keras-io example's ViT or SL-ViT, or any of
     these folders on the Hugging Face Hub (`hf://user/name`, such as the published
     `hf://keras-io/vit_small_ds_v2`)."""
     location = str(source)
@@ -132,11 +132,11 @@ def load_pretrained(source: str):
             (folder / "vit_small_ds.json").read_text()
         )
     if is_savedmodel(folder):
-        model, config = load_documents_savedmodel(folder)
+        model, config = load_keras2_savedmodel(folder)
         return model, {
             "model": model.name,
             "config": _as_dict(config),
-            "source": "the documents' Keras 2 SavedModel",
+            "source": "the keras-io example's Keras 2 SavedModel",
             "location": location,
             "class_names": None,
         }

@@ -228,7 +228,7 @@ def get_config(self: StackedShiftBlocks):
 # %% ../nbs/06_shiftvit.ipynb #0f681016
 @dataclass
 class ShiftViTConfig:
-    "ShiftViT architecture; defaults are the document's CIFAR-10 settings."
+    "ShiftViT architecture; defaults are the keras-io ShiftViT example's CIFAR-10 settings."
 
     input_shape: tuple = (32, 32, 3)
     image_size: int = 48  # crop size after resizing to input + 20

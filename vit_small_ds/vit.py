@@ -24,7 +24,7 @@ POOLS = ("flatten", "mean", "cls")
 # %% ../nbs/05_vit.ipynb #5e394829
 @dataclass
 class ViTConfig:
-    "Architecture of a ViT classifier; defaults are the documents' CIFAR-100 SL-ViT."
+    "Architecture of a ViT classifier; defaults are the keras-io example's CIFAR-100 SL-ViT."
 
     input_shape: tuple = (32, 32, 3)  # shape of one input image
     image_size: int = 72  # side the images are resized to before patching
@@ -32,7 +32,7 @@ class ViTConfig:
     transformer_layers: int = 8
     projection_dim: int = 64  # token width
     num_heads: int = 4
-    head_dim: int = None  # width of each attention head; None: projection_dim (the documents')
+    head_dim: int = None  # width of each attention head; None: projection_dim (the keras-io example's)
     transformer_units: tuple = (128, 64)  # MLP of each block; the last must equal projection_dim
     mlp_head_units: tuple = (2048, 1024)
     dropout: float = 0.1  # in the transformer blocks
@@ -139,7 +139,7 @@ VIT_PRESETS = {
 
 # %% ../nbs/05_vit.ipynb #bb6667a9
 def mlp(x, hidden_units, dropout_rate, name):
-    """Dense + GELU + Dropout for each width in `hidden_units` (the documents' MLP), in a functional
+    """Dense + GELU + Dropout for each width in `hidden_units` (the keras-io example's MLP), in a functional
     model."""
     for i, units in enumerate(hidden_units):
         x = layers.Dense(units, activation=gelu, name=f"{name}_dense{i}")(x)

@@ -1,4 +1,4 @@
-"""`load_pretrained` on the documents' Keras 2 SavedModels: seed 001's SL-ViT and vanilla ViT, built with
+"""`load_pretrained` on the keras-io example's Keras 2 SavedModels: seed 001's SL-ViT and vanilla ViT, built with
 tf-keras (Keras 2) in a subprocess and saved as `save_pretrained_keras` saved the published model, load
 as this library's Keras 3 models and predict what Keras 2 predicted, on TensorFlow and on JAX. A
 SavedModel of another architecture, and a folder that is no model, get errors that say what was found."""
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from processes import json_report, run_python
 
-BUILDER = Path(__file__).with_name("documents_keras2_model.py")
+BUILDER = Path(__file__).with_name("keras2_sl_vit_model.py")
 LOAD = r"""
 import json, sys
 import keras, numpy as np
@@ -24,12 +24,12 @@ for folder in sys.argv[1:]:
                       "patch_size": info["config"]["patch_size"], "image_size": info["config"]["image_size"]}
 print(json.dumps(report))
 """
-KINDS = {"sl": "sl_vit", "vanilla": "vit"}  # the documents' kind -> the model it loads as
+KINDS = {"sl": "sl_vit", "vanilla": "vit"}  # the keras-io example's kind -> the model it loads as
 
 
 @pytest.fixture(scope="module")
 def saved(tmp_path_factory):
-    "kind -> folder of a Keras 2 SavedModel made by the documents' code (sizes of documents_keras2_model.py)."
+    "kind -> folder of a Keras 2 SavedModel made by the keras-io example's code (sizes of keras2_sl_vit_model.py)."
     folders = {kind: tmp_path_factory.mktemp(kind) / "model" for kind in (*KINDS, "cnn")}
     words = [word for kind, folder in folders.items() for word in (kind, str(folder))]
     # needs tf-keras (dev extra)
@@ -38,7 +38,7 @@ def saved(tmp_path_factory):
 
 
 @pytest.mark.parametrize("backend", ["tensorflow", "jax"])
-def test_the_documents_keras2_models_predict_the_same_in_keras3(saved, backend):
+def test_the_keras_io_keras2_models_predict_the_same_in_keras3(saved, backend):
     report = json_report(["-c", LOAD, *(str(saved[kind]) for kind in KINDS)], backend)
     for kind, model in KINDS.items():
         loaded = report[str(saved[kind])]
@@ -53,7 +53,7 @@ def test_the_documents_keras2_models_predict_the_same_in_keras3(saved, backend):
 
 
 @pytest.mark.slow
-def test_the_documents_models_at_their_published_size_predict_the_same(tmp_path):
+def test_the_keras_io_models_at_their_published_size_predict_the_same(tmp_path):
     folders = {kind: tmp_path / kind for kind in KINDS}
     words = [word for kind, folder in folders.items() for word in (kind, str(folder))]
     run_python(
@@ -72,7 +72,7 @@ def test_the_documents_models_at_their_published_size_predict_the_same(tmp_path)
 def test_a_savedmodel_of_another_architecture_is_refused(saved):
     import vit_small_ds
 
-    with pytest.raises(ValueError, match=r"not of the documents' ViT or SL-ViT.*conv2d"):
+    with pytest.raises(ValueError, match=r"not of the keras-io example's ViT or SL-ViT.*conv2d"):
         vit_small_ds.load_pretrained(saved["cnn"])
 
 

@@ -1,8 +1,8 @@
-"""The documents' SL-ViT or vanilla ViT (seed 001), built with Keras 2 and saved as a TensorFlow
+"""The keras-io example's SL-ViT or vanilla ViT (seed 001), built with Keras 2 and saved as a TensorFlow
 SavedModel the way `huggingface_hub.save_pretrained_keras` saved the published model. Run by
-tests/test_documents_savedmodel.py in a subprocess, with tf-keras installed and TF_USE_LEGACY_KERAS=1:
+tests/test_keras2_savedmodel.py in a subprocess, with tf-keras installed and TF_USE_LEGACY_KERAS=1:
 
-    TF_USE_LEGACY_KERAS=1 python tests/documents_keras2_model.py KIND FOLDER [KIND FOLDER ...]   # KIND: sl|vanilla|cnn
+    TF_USE_LEGACY_KERAS=1 python tests/keras2_sl_vit_model.py KIND FOLDER [KIND FOLDER ...]   # KIND: sl|vanilla|cnn
 
 The sizes are small (so the test is quick) unless DOCUMENTS_SIZE=published; the layers, their order, names and
 call are seed 001's.

@@ -1,4 +1,4 @@
-"""The documents' CIFAR-100 SL-ViT and vanilla ViT, as the keras-io example "Train a Vision
+"""The keras-io example's CIFAR-100 SL-ViT and vanilla ViT, as the keras-io example "Train a Vision
 Transformer on small datasets" builds them, timed as `vit_small_ds_bench` times a model.
 
 This is the reference that the library's speed is measured against. It uses plain Keras 3 layers
@@ -11,7 +11,7 @@ compiled as the example compiles it (AdamW, sparse cross-entropy on logits, top-
 Two changes that Keras 3.15 needs: the LSA layer's `_compute_attention` accepts the arguments
 Keras now passes, and patches are extracted with `strides=(p, p)` (JAX rejects `[1, p, p, 1]`).
 
-    KERAS_BACKEND=tensorflow python scripts/documents_sl_vit.py --model sl_vit --batch-size 256
+    KERAS_BACKEND=tensorflow python scripts/keras_io_sl_vit.py --model sl_vit --batch-size 256
 
 prints one JSON line with the training images/s: the median over `--repeats` of `--steps`
 `train_on_batch` calls on one fixed random batch, after `--warmup` calls.
@@ -130,7 +130,7 @@ def mlp(x, hidden_units, dropout_rate):
     return x
 
 
-def documents_vit(x_train, vanilla=False):
+def keras_io_vit(x_train, vanilla=False):
     "The example's `create_vit_classifier(vanilla)`: SL-ViT, or with `vanilla` the plain ViT."
     inputs = layers.Input(INPUT_SHAPE)
     tokens = ShiftedPatchTokenization(vanilla=vanilla)(augmentation(x_train)(inputs))
@@ -177,7 +177,7 @@ def main():
     x = rng.integers(0, 256, (args.batch_size, *INPUT_SHAPE)).astype("float32")
     y = rng.integers(0, NUM_CLASSES, args.batch_size)
     keras.utils.set_random_seed(0)
-    model = compiled(documents_vit(x, vanilla=args.model == "vit"))
+    model = compiled(keras_io_vit(x, vanilla=args.model == "vit"))
     for _ in range(args.warmup):
         model.train_on_batch(x, y)  # compiles; not timed
     seconds = []
@@ -187,7 +187,7 @@ def main():
             model.train_on_batch(x, y)
         seconds.append((time.perf_counter() - start) / args.steps)
     result = {
-        "code": "documents",
+        "code": "keras-io",
         "model": args.model,
         "backend": keras.backend.backend(),
         "batch_size": args.batch_size,
