@@ -54,7 +54,12 @@ def run_alone(path: Path, full: bool) -> bool:
         result = subprocess.run(
             command,
             cwd=folder,
-            env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"},
+            # this environment's console scripts first, as pip puts them on a Colab user's PATH
+            env={
+                **os.environ,
+                "TF_CPP_MIN_LOG_LEVEL": "3",
+                "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+            },
             capture_output=True,
             text=True,
         )

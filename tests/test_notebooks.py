@@ -81,6 +81,13 @@ PAGES = [*NOTEBOOKS, ROOT / "nbs/index.ipynb"]
 TEMPORARY_PATH = re.compile(r"/tmp/|/var/folders/|\btmp[a-z0-9_]{6,}\b")
 OBJECT_REPR = re.compile(r"object at 0x|<(Functional|Sequential|Model)\b[^>]*>")
 PROJECT_HISTORY = re.compile(r"\bissues?\s*#?\d+|\.\./shared", re.I)
+# the sources go by their titles (README.md, "Sources"), not by a shorthand
+SOURCE_SHORTHAND = re.compile(r"\bthe documents?\b", re.I)
+# timings belong on the performance page, and in 13_experiments' tables of runs
+TIMING = re.compile(
+    r"\b\d[\d,.]*\s?(?:ms|img/s|images/s)\b|\b\d[\d,.]*\s?s (?:per|an|a) (?:epoch|step)\b", re.I
+)
+TIMINGS_ALLOWED = {"12_bench": "everywhere", "13_experiments": "in tables"}
 
 
 def shown_text(output):
@@ -99,7 +106,16 @@ def page_problems(path):
         text = "".join(cell["source"])
         if cell["cell_type"] == "markdown":
             problems += [
-                f"cell {number}: prose names {m.group(0)!r}" for m in PROJECT_HISTORY.finditer(text)
+                f"cell {number}: prose names {m.group(0)!r}"
+                for pattern in (PROJECT_HISTORY, SOURCE_SHORTHAND)
+                for m in pattern.finditer(text)
+            ]
+            problems += [
+                f"cell {number}: prose gives the timing {m.group(0)!r}"
+                for line in text.split("\n")
+                if not (TIMINGS_ALLOWED.get(path.stem) == "in tables" and line.startswith("|"))
+                and TIMINGS_ALLOWED.get(path.stem) != "everywhere"
+                for m in TIMING.finditer(line)
             ]
             continue
         if len(text.split("\n")) > 60:
@@ -127,6 +143,7 @@ def test_notebook_reads_as_a_page(path):
 def test_page_checks_catch_each_problem(tmp_path):
     cells = [
         {"cell_type": "markdown", "source": ["As issue 7 and ../shared/bench say"]},
+        {"cell_type": "markdown", "source": ["The documents' step took 30 ms, 2.5 s an epoch."]},
         {"cell_type": "code", "source": ["x = 1\n"] * 61, "outputs": []},
         {
             "cell_type": "code",
@@ -146,5 +163,20 @@ def test_page_checks_catch_each_problem(tmp_path):
     page = tmp_path / "99_unlisted.ipynb"
     page.write_text(json.dumps({"cells": cells}))
     problems = page_problems(page)
-    # issue 7, ../shared, 61 lines, the repr, /tmp/, tmpab12cd34, 0x, the sidebar
-    assert len(problems) == 8, problems
+    # issue 7, ../shared, the documents, 30 ms, 2.5 s an epoch, 61 lines, the repr, /tmp/,
+    # tmpab12cd34, 0x, the sidebar
+    assert len(problems) == 11, problems
+
+
+def test_timings_are_allowed_on_the_performance_page_and_in_the_experiments_tables(tmp_path):
+    cells = [{"cell_type": "markdown", "source": ["| run | 30 ms |\n", "It took 30 ms."]}]
+    problems = {}
+    for name in ("12_bench", "13_experiments", "04_lsa"):
+        page = tmp_path / f"{name}.ipynb"
+        page.write_text(json.dumps({"cells": cells}))
+        problems[name] = [p for p in page_problems(page) if "timing" in p]
+    assert problems == {
+        "12_bench": [],
+        "13_experiments": ["cell 0: prose gives the timing '30 ms'"],
+        "04_lsa": ["cell 0: prose gives the timing '30 ms'"] * 2,
+    }

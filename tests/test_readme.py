@@ -4,6 +4,8 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).parents[1]
 FENCE = re.compile(r"```[a-z]*\n(.*?)```", re.S)
 
@@ -31,3 +33,57 @@ def test_ci_runs_the_readme_test_command():
     main_job, test_command = code_blocks((ROOT / "README.md").read_text())[:2]
     assert "vit_small_ds_train" in main_job
     assert test_command in (ROOT / ".ci/run").read_text()
+
+
+def notebook_text(path):
+    "What a reader of a notebook sees: its cells and their outputs, as text."
+    cells = json.loads(path.read_text())["cells"]
+    return "\n".join(
+        "".join(cell["source"])
+        + "".join(
+            "".join(output.get("text", ""))
+            + "".join(output.get("data", {}).get("text/markdown", ""))
+            for output in cell.get("outputs", [])
+        )
+        for cell in cells
+    )
+
+
+# a measured number: a percentage with decimals, images per second, a ratio "times", a table row
+# with a figure in a cell of its own
+MEASURED = re.compile(
+    r"\d[\d,]*\.\d+%|\d[\d,.]* img/s|\d+\.\d+ to \d+\.\d+ times|^\|.*\| *[\d,.]+%? *\|.*$", re.M
+)
+
+
+def unsourced_numbers(readme: str, notebooks: str) -> list:
+    "The measured numbers of `readme` that no notebook gives: each number of a range on its own."
+    missing = []
+    for found in MEASURED.findall(readme):
+        parts = re.findall(r"\d+\.\d+", found) if found.endswith(" times") else [found]
+        missing += [part for part in parts if part not in notebooks]
+    return missing
+
+
+def test_readme_numbers_come_from_the_notebooks():
+    notebooks = "\n".join(
+        notebook_text(path) for path in (ROOT / "nbs").glob("*.ipynb") if path.stem != "index"
+    )
+    assert unsourced_numbers((ROOT / "README.md").read_text(), notebooks) == []
+
+
+@pytest.mark.parametrize(
+    "readme, missing",
+    [
+        ("SL-ViT reaches 93.13% (Zen 4).", []),
+        ("SL-ViT reaches 93.31% (Zen 4).", ["93.31%"]),
+        ("trains 2.8 to 3.3 times as fast", []),
+        ("trains 2.8 to 3.4 times as fast", ["3.4"]),
+        ("| `vit` | 80.80% | 53 |", []),
+        ("| `vit` | 80.80% | 54 |", ["| `vit` | 80.80% | 54 |"]),
+        ("at 1,535 img/s", ["1,535 img/s"]),
+    ],
+)
+def test_unsourced_numbers_are_found(readme, missing):
+    notebooks = "| `vit` | 80.80% | 53 |\nreaches 93.13%; 2.8-3.3, or 2.8 to 3.3 times"
+    assert unsourced_numbers(readme, notebooks) == missing

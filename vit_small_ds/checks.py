@@ -74,7 +74,9 @@ def deprecated_alias(function, former_name: str):
     @functools.wraps(function)
     def alias(*args, **kwargs):
         warnings.warn(
-            f"{former_name} is deprecated: use {function.__name__}", DeprecationWarning, stacklevel=2
+            f"{former_name} is deprecated: use {function.__name__}",
+            DeprecationWarning,
+            stacklevel=2,
         )
         return function(*args, **kwargs)
 

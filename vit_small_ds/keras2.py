@@ -82,7 +82,9 @@ def keras2_weight_paths(names: list) -> list:
 def _sqrt(n: int, what: str) -> int:
     root = math.isqrt(n)
     if root * root != n:
-        raise ValueError(f"The SavedModel's {what} is {n}, not a square: not the keras-io example's ViT.")
+        raise ValueError(
+            f"The SavedModel's {what} is {n}, not a square: not the keras-io example's ViT."
+        )
     return root
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 import keras
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.ticker import MaxNLocator
 
 from .checks import invalid_argument
 from .devices import is_main_process, outside_distribution, replicas, wait_for_processes
@@ -100,6 +101,7 @@ def plot_history(history: dict, title: str = ""):
         ax.plot(epochs, history[key], marker="o", label="train")
         ax.plot(epochs, history[f"val_{key}"], marker="o", label="validation")
         ax.set_xlabel("epoch")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # epochs are whole
         ax.set_ylabel(key)
         ax.legend()
     fig.suptitle(title)

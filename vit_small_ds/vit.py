@@ -32,7 +32,9 @@ class ViTConfig:
     transformer_layers: int = 8
     projection_dim: int = 64  # token width
     num_heads: int = 4
-    head_dim: int = None  # width of each attention head; None: projection_dim (the keras-io example's)
+    head_dim: int = (
+        None  # width of each attention head; None: projection_dim (the keras-io example's)
+    )
     transformer_units: tuple = (128, 64)  # MLP of each block; the last must equal projection_dim
     mlp_head_units: tuple = (2048, 1024)
     dropout: float = 0.1  # in the transformer blocks
