@@ -107,6 +107,22 @@ def test_evaluate_scores_the_runs_own_test_split_of_its_image_folder(trained_run
     )
 
 
+def test_an_int8_export_is_calibrated_on_the_runs_images_and_scored_on_its_test_split(
+    trained_run, tmp_path
+):
+    out, _ = trained_run
+    artifact = tmp_path / "sl_vit_int8.onnx"
+    export = ["vit_small_ds_export", str(out), "--format", "onnx", "--quantize", "int8_static"]
+    run_command([*export, "--output", str(artifact)], "jax")  # a TensorFlow process inside
+    signature = json.loads(artifact.with_name(f"{artifact.name}.json").read_text())
+    assert signature["quantization"] == "int8_static"
+    assert signature["run_config"] == json.loads((out / "config.json").read_text())
+    result = last_json(run_command(["vit_small_ds_evaluate", str(artifact)], "jax").stdout)
+    assert result["test_images"] == 6
+    run_accuracy = json.loads((out / "metrics.json").read_text())["test_accuracy"]
+    assert result["accuracy"] == pytest.approx(run_accuracy, abs=1 / 6 + 1e-6)  # one image
+
+
 def test_a_run_trains_on_torch_and_scores_the_same_on_tensorflow(colour_folder, tmp_path):
     """The third backend: the console script trains on PyTorch within a time budget and predicts
     there; here, on TensorFlow, its run scores the same."""

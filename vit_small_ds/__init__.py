@@ -44,7 +44,7 @@ from vit_small_ds import (
 from vit_small_ds.attention_maps import attention_maps, plot_attention
 from vit_small_ds.augmentation import adapt_normalization
 from vit_small_ds.data import ImageDataset, load_dataset, make_pipeline, select_classes, show_images
-from vit_small_ds.deploy import export, run_artifact
+from vit_small_ds.deploy import evaluate_artifact, export, run_artifact
 from vit_small_ds.devices import using_dtype_policy
 from vit_small_ds.finetuning import backbone, features
 from vit_small_ds.models import (
@@ -84,6 +84,7 @@ __all__ = [
     "create_shiftvit_classifier",
     "create_vit_classifier",
     "evaluate",
+    "evaluate_artifact",
     "export",
     "features",
     "list_models",

@@ -93,15 +93,18 @@ def evaluate_parser() -> argparse.ArgumentParser:
         inference.evaluate,
         "Print the test metrics of a saved model as JSON.",
         "  vit_small_ds_evaluate runs/sl_vit_sample\n"
-        "  vit_small_ds_evaluate my_model.keras --dataset cifar10",
-        help={"source": _SAVED_MODEL},
+        "  vit_small_ds_evaluate my_model.keras --dataset cifar10\n"
+        "  vit_small_ds_evaluate exported/sl_vit.onnx",
+        help={"source": f"{_SAVED_MODEL}, or an artifact that vit_small_ds_export wrote"},
     )
 
 
 def evaluate(argv=None) -> dict:
-    "Run `vit_small_ds_evaluate` with the command-line words `argv`; return the metrics."
+    """Run `vit_small_ds_evaluate` with the command-line words `argv`; return the metrics. An
+    exported artifact is scored by its own runtime (`deploy.evaluate_artifact`)."""
     given = given_arguments(evaluate_parser(), argv)
-    result = {"model": given["source"], **inference.evaluate(**given)}
+    scorer = deploy.evaluate_artifact if deploy.is_artifact(given["source"]) else inference.evaluate
+    result = {"model": given["source"], **scorer(**given)}
     print(json.dumps(result))
     return result
 
@@ -162,7 +165,8 @@ def export_parser() -> argparse.ArgumentParser:
         "Write a saved model for serving without Keras: uint8 images in, class probabilities out, "
         "and its signature (tensor names, shapes, class names) beside it as JSON.",
         "  vit_small_ds_export runs/sl_vit_sample --format onnx\n"
-        "  vit_small_ds_export my_model.keras --format litert --output phone/model.tflite",
+        "  vit_small_ds_export my_model.keras --format litert --output phone/model.tflite\n"
+        "  vit_small_ds_export runs/sl_vit_sample --format onnx --quantize int8",
     )
     p.add_argument("source", help=_SAVED_MODEL)
     p.add_argument(
@@ -172,7 +176,15 @@ def export_parser() -> argparse.ArgumentParser:
         help="TensorFlow SavedModel (a folder), ONNX (.onnx) or LiteRT (.tflite)",
     )
     p.add_argument(
-        "--output", help="where to write it; unset: exported/<model name> with the format's suffix"
+        "--quantize",
+        choices=list(deploy.QUANTIZATIONS),
+        help="; ".join(f"{name}: {what}" for name, (what, _) in deploy.QUANTIZATIONS.items())
+        + " (default: float32)",
+    )
+    p.add_argument(
+        "--output",
+        help="where to write it; unset: exported/<the source's name>[_<quantization>] with the "
+        "format's suffix",
     )
     return p
 
@@ -180,9 +192,10 @@ def export_parser() -> argparse.ArgumentParser:
 def export(argv=None) -> dict:
     "Run `vit_small_ds_export` with the command-line words `argv`; return the signature."
     a = export_parser().parse_args(argv)
-    model, info = load_pretrained(a.source)
-    output = a.output or f"exported/{model.name}{deploy.EXPORT_FORMATS[a.format][1]}"
-    signature = deploy.export(model, output, a.format, class_names=info.get("class_names"))
+    name = a.source.rstrip("/").split("/")[-1].removesuffix(".keras")  # a path, or hf://user/name
+    quantized = f"_{a.quantize}" if a.quantize else ""
+    output = a.output or f"exported/{name}{quantized}{deploy.EXPORT_FORMATS[a.format][1]}"
+    signature = deploy.export(a.source, output, a.format, quantize=a.quantize)
     print(f"Wrote {output}, and its signature {deploy.signature_path(output)}")
     return signature
 
