@@ -82,7 +82,7 @@ TEMPORARY_PATH = re.compile(r"/tmp/|/var/folders/|\btmp[a-z0-9_]{6,}\b")
 OBJECT_REPR = re.compile(r"object at 0x|<(Functional|Sequential|Model)\b[^>]*>")
 PROJECT_HISTORY = re.compile(r"\bissues?\s*#?\d+|\.\./shared", re.I)
 # the sources go by their titles (README.md, "Sources"), not by a shorthand
-SOURCE_SHORTHAND = re.compile(r"\bthe documents?\b", re.I)
+SOURCE_SHORTHAND = re.compile(r"\bthe\s+documents?\b", re.I)
 # timings belong on the performance page, and in 13_experiments' tables of runs
 TIMING = re.compile(
     r"\b\d[\d,.]*\s?(?:ms|img/s|images/s)\b|\b\d[\d,.]*\s?s (?:per|an|a) (?:epoch|step)\b", re.I

@@ -65,13 +65,14 @@ def plot_attention(image, maps, patch=None, ax=None):
         heat.reshape(side, side),
         cmap="inferno",
         alpha=0.55,
-        extent=(0, image.shape[1], image.shape[0], 0),
+        # pixel edges, where imshow put the image's pixels: centres at 0, 1, ...
+        extent=(-0.5, image.shape[1] - 0.5, image.shape[0] - 0.5, -0.5),
     )
     if patch is not None:
         cell = image.shape[0] / side
         ax.add_patch(
             plt.Rectangle(
-                ((patch % side) * cell, (patch // side) * cell),
+                ((patch % side) * cell - 0.5, (patch // side) * cell - 0.5),
                 cell,
                 cell,
                 fill=False,

@@ -255,7 +255,7 @@ def _exact_resize_scales(path: Path):
         constants[node.input[2]].CopyFrom(numpy_helper.from_array(scales, node.input[2]))
     onnx.save(model, str(path))
 
-
+# %% ../nbs/10c_deploy.ipynb #5a1e0c02
 def _quantize_onnx(source: Path, path: Path, quantize: str, calibration_images):
     "The ONNX file `source` with its weights in int8 at `path`, as `QUANTIZATIONS[quantize]` says."
     from onnxruntime.quantization import (

@@ -42,7 +42,9 @@ A `{model.name}` image classifier trained from scratch with
 ## Use
 
 ```python
+import keras
 from vit_small_ds.saving import load_pretrained
+
 model, info = load_pretrained("{info["location"]}")
 # images: uint8 (n, {", ".join(map(str, model.input_shape[1:]))})
 probabilities = keras.ops.softmax(model.predict(images))
