@@ -69,7 +69,7 @@ def check_choice(choices, **arguments):
 
 # %% ../nbs/00_checks.ipynb #3b6e71a8
 def deprecated_alias(function, former_name: str):
-    "`function` under its `former_name`: the same result, with a `DeprecationWarning` naming it anew."
+    "`function` under its `former_name`: the same result, and a `DeprecationWarning` naming it."
 
     @functools.wraps(function)
     def alias(*args, **kwargs):

@@ -315,7 +315,8 @@ def _write_from_files(saved: str, path: str, format: str, quantize: str, calibra
 
 def _write_on_tensorflow(model, path: Path, format: str, quantize, calibration_images):
     "`_write_artifact` in a TensorFlow process, from `model` saved as `.keras`."
-    script = "import sys\nfrom vit_small_ds.deploy import _write_from_files\n_write_from_files(*sys.argv[1:])"
+    script = "import sys\nfrom vit_small_ds.deploy import _write_from_files\n"
+    script += "_write_from_files(*sys.argv[1:])"
     with tempfile.TemporaryDirectory() as scratch:
         saved, calibration = Path(scratch, "model.keras"), ""
         model.save(saved)

@@ -31,8 +31,9 @@ def _kind(layer: str) -> str:
 
 
 def keras2_weight_paths(names: list) -> list:
-    """This library's weight path for each of the keras-io example's Keras 2 variable `names`, listed in the
-    model's order as a SavedModel lists them; None where a name is not one of the keras-io example's ViT."""
+    """This library's weight path for each of the keras-io example's Keras 2 variable `names`,
+    listed in the model's order as a SavedModel lists them; None where a name is not one of that
+    example's ViT."""
     ranks = {}  # kind -> {layer: its rank among the layers of that kind}
     for name in names:
         layer = _layer_and_rest(name)[0]
@@ -89,8 +90,8 @@ def _sqrt(n: int, what: str) -> int:
 
 
 def keras2_vit_config(weights: dict, input_shape: tuple) -> ViTConfig:
-    """The `ViTConfig` of the keras-io example's model whose weights are `weights` ({our path: array}), for
-    images of `input_shape`."""
+    """The `ViTConfig` of the keras-io example's model whose weights are `weights` ({our path:
+    array}), for images of `input_shape`."""
     spt, channels = "tokenizer/layer_norm/gamma" in weights, input_shape[-1]
     patch_width, projection_dim = weights["tokenizer/projection/kernel"].shape
     patch_size = _sqrt(patch_width // (channels * (5 if spt else 1)), "patch area")
@@ -130,7 +131,7 @@ def is_savedmodel(folder) -> bool:
 
 # %% ../nbs/10a_keras2.ipynb #025d5f6b
 def load_keras2_savedmodel(folder) -> tuple:
-    """`(model, config)`: the keras-io example's ViT or SL-ViT saved by Keras 2 in the SavedModel `folder`,
+    """`(model, config)`: the keras-io example's (SL-)ViT that Keras 2 saved in SavedModel `folder`,
     as this library's Keras 3 model with the same weights, and its `ViTConfig` (the published
     SL-ViT is such a folder)."""
     folder = Path(folder)
@@ -145,7 +146,7 @@ def load_keras2_savedmodel(folder) -> tuple:
     if not names or None in paths or "position_embedding/position_embedding" not in paths:
         unknown = [n for n, p in zip(names, paths) if p is None][:5]
         raise ValueError(
-            f"{folder} is a SavedModel, but not of the keras-io example's ViT or SL-ViT: expected Keras 2 "
+            f"{folder} is a SavedModel, not of the keras-io example's (SL-)ViT: expected Keras 2 "
             "variables such as shifted_patch_tokenization/dense/kernel, "
             "patch_encoder/embedding/embeddings and "
             f"multi_head_attention*/query/kernel; found {len(names)} variables, of which "
@@ -157,7 +158,7 @@ def load_keras2_savedmodel(folder) -> tuple:
         config = keras2_vit_config(weights, tuple(spec.shape[1:]))
     except KeyError as missing:
         raise ValueError(
-            f"{folder}: a SavedModel of the keras-io example's layers, but without their {missing} weight."
+            f"{folder}: the keras-io example's layers in a SavedModel, but no {missing} weight."
         ) from None
     name = (
         "sl_vit"

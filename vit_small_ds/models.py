@@ -80,7 +80,7 @@ class ModelRecipe:
 
     presets: dict  # preset name -> `Preset`
     build: Callable  # (config, augmentation, name) -> keras.Model returning logits
-    # (config, normalize_on) -> the augmentation its keras-io example trains with, a keras.Sequential
+    # (config, normalize_on) -> the augmentation of its keras-io example, a keras.Sequential
     augmentation: Callable
     forward_flops: Callable  # config -> FLOPs of one image's forward pass (matmuls only)
     variant: dict = field(default_factory=dict)  # settings making this model, e.g. spt=True

@@ -113,7 +113,7 @@ def save_pretrained(
 def load_pretrained(source: str):
     """`(model, info)` from any saved model: a run folder or a `.keras` file (`info` then holds the
     run's `config.json` as `run_config` and its `class_names`, when they are beside it), a folder
-    written by `save_pretrained`, a Keras 2 SavedModel of the keras-io example's ViT or SL-ViT, or any of
+    written by `save_pretrained`, a Keras 2 SavedModel of the keras-io example's (SL-)ViT, or any of
     these folders on the Hugging Face Hub (`hf://user/name`, such as the published
     `hf://keras-io/vit_small_ds_v2`)."""
     location = str(source)

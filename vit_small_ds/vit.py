@@ -141,8 +141,8 @@ VIT_PRESETS = {
 
 # %% ../nbs/05_vit.ipynb #bb6667a9
 def mlp(x, hidden_units, dropout_rate, name):
-    """Dense + GELU + Dropout for each width in `hidden_units` (the keras-io example's MLP), in a functional
-    model."""
+    """The keras-io example's MLP: Dense + GELU + Dropout for each width in `hidden_units`,
+    applied to the functional model's tensor `x`."""
     for i, units in enumerate(hidden_units):
         x = layers.Dense(units, activation=gelu, name=f"{name}_dense{i}")(x)
         x = Dropout(dropout_rate, name=f"{name}_dropout{i}")(x)
