@@ -27,7 +27,6 @@ from vit_small_ds.flags import (
 )
 from .models import MODELS, RECIPES, list_models, list_presets, list_recipes
 from .run import RunSpec
-from .saving import load_pretrained
 
 # what every command that reads a saved model takes
 _SAVED_MODEL = (

@@ -70,7 +70,7 @@ def deployment_model(model: keras.Model) -> keras.Model:
 # %% ../nbs/10c_deploy.ipynb #459cf151
 # format: (Keras' name for it, the artifact's suffix, the modules it needs beyond TensorFlow)
 EXPORT_FORMATS = {
-    "saved_model": ("tf_saved_model", "", ()),
+    "saved_model": (None, "", ()),  # written by `_save_serving_module`
     "onnx": ("onnx", ".onnx", ("tf2onnx", "onnx", "onnxruntime")),
     "litert": ("litert", ".tflite", ("ai_edge_litert",)),
 }
@@ -207,6 +207,10 @@ def export(
 def _write_artifact(model, path: Path, format: str, quantize=None, calibration_images=None):
     "Write `deployment_model(model)` to `path`, quantized as `quantize` says; on TensorFlow."
     deployed = deployment_model(model)
+    if format == "saved_model":
+        with _quiet_converters():
+            _save_serving_module(deployed, path)
+        return
     spec = keras.InputSpec(shape=deployed.input_shape, dtype="uint8", name="images")
     options = {}
     if format == "litert":
@@ -228,6 +232,22 @@ def _write_artifact(model, path: Path, format: str, quantize=None, calibration_i
             _exact_resize_scales(written)
         if written != path:
             _quantize_onnx(written, path, quantize, calibration_images)
+
+# %% ../nbs/10c_deploy.ipynb #5a1e0c03
+def _save_serving_module(deployed: keras.Model, path: Path):
+    """`deployed` as a SavedModel whose `serving_default` maps uint8 `images` to `probabilities`.
+    Keras' own export writes every variable twice (keras-team/keras#23553); a module that tracks
+    the TensorFlow variables themselves writes each once."""
+    module = tf.Module()
+    module.model_variables = [variable.value for variable in deployed.variables]
+    images = tf.TensorSpec((None, *deployed.input_shape[1:]), tf.uint8, name="images")
+
+    @tf.function(input_signature=[images])
+    def serve(images):
+        return {"probabilities": deployed(images, training=False)}
+
+    module.serve = serve
+    tf.saved_model.save(module, str(path), signatures={"serving_default": serve})
 
 
 def _exact_resize_scales(path: Path):
