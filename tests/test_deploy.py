@@ -147,7 +147,8 @@ def test_every_family_in_int8_is_a_quarter_of_the_size_and_as_accurate(exported,
                 export(model, float32, format)
             reference = evaluate_artifact(float32, dataset="sample")["accuracy"]
             for quantize, (_, formats) in QUANTIZATIONS.items():
-                if format not in formats:
+                # int8_static: ShiftViT's convolutions here, SL-ViT's matmuls in 10c_deploy
+                if format not in formats or (quantize == "int8_static" and name != "shiftvit"):
                     continue
                 calibration = data.x_train[:512] if quantize == "int8_static" else None
                 path = folder / f"{name}_{quantize}{suffix}"

@@ -253,7 +253,7 @@ def _save_serving_module(deployed: keras.Model, path: Path):
 def _exact_resize_scales(path: Path):
     """The ONNX file at `path` with each `Resize`'s float32 scales raised by the least needed for
     `floor(size * scale)` to give the size it resizes to. ONNX's shape inference computes that in
-    double precision, so 24 * float32(28 / 24) gives 27, and ONNX Runtime refused the model."""
+    double precision, so 24 * float32(28 / 24) gives 27, and ONNX Runtime refuses such a model."""
     import onnx
     from onnx import numpy_helper
 
