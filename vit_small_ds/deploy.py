@@ -180,7 +180,7 @@ def export(
             "calibration_images", f"{len(calibration_images)} images", "None unless int8_static"
         )
     if quantize == "int8_static" and calibration_images is None:
-        calibration_images = _run_calibration_images(run_config)
+        calibration_images = _run_calibration_images(run_config, model.input_shape[1:])
     path.parent.mkdir(parents=True, exist_ok=True)
     if keras.backend.backend() == "tensorflow":
         _write_artifact(model, path, format, quantize, calibration_images)
@@ -312,8 +312,8 @@ def _quantize_onnx(source: Path, path: Path, quantize: str, calibration_images):
     )
 
 
-def _run_calibration_images(run_config) -> np.ndarray:
-    "`CALIBRATION_IMAGES` training images of the run of `run_config`, drawn with its seed."
+def _run_calibration_images(run_config, input_shape: tuple) -> np.ndarray:
+    "`CALIBRATION_IMAGES` training images (`input_shape`) of the run of `run_config`, by its seed."
     if run_config is None:
         raise invalid_argument(
             "calibration_images",
@@ -322,7 +322,7 @@ def _run_calibration_images(run_config) -> np.ndarray:
             "source, whose training images calibrate it",
         )
     spec = RunSpec.from_config(run_config)
-    images = run_data(spec, run_config.get("files_hash")).x_train
+    images = run_data(input_shape, spec, run_config.get("files_hash")).x_train
     chosen = np.random.default_rng(spec.train.seed).permutation(len(images))[:CALIBRATION_IMAGES]
     return np.asarray(images[np.sort(chosen)], np.uint8)  # an image folder's files decoded
 
@@ -402,14 +402,7 @@ def evaluate_artifact(
     recorded = signature.get("run_config")
     spec = RunSpec.from_config(recorded) if recorded else None
     input_shape = tuple(signature["input"]["shape"][1:])
-    data = run_data(spec, (recorded or {}).get("files_hash"), input_shape, dataset, data_dir)
-    if data.input_shape != input_shape:
-        raise invalid_argument(
-            "dataset",
-            data.name,
-            f"images of the artifact's input shape {input_shape}, but its images are "
-            f"{data.input_shape}",
-        )
+    data = run_data(input_shape, spec, (recorded or {}).get("files_hash"), dataset, data_dir)
     check_positive_int(batch_size=batch_size)
     ran = spec.train if spec else TrainConfig()  # its loss, and its scoring
     flip = ran.test_time_flip if test_time_flip is None else test_time_flip

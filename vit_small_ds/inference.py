@@ -42,14 +42,14 @@ def _trained(source) -> _Trained:
 
 # %% ../nbs/09f_inference.ipynb #762fc85e
 def run_data(
+    input_shape: tuple,  # the model's input (height, width, channels)
     spec: RunSpec = None,  # the run that made the model, if one is known
     files_hash: str = None,  # the hash of the run's image folder's file list, if it had one
-    input_shape: tuple = None,  # the model's input (height, width, channels)
     dataset: str = None,  # this dataset instead of the run's
     data_dir: str = None,  # a folder with the named datasets' archives, for offline use
 ):
-    """The dataset a model is scored on: `dataset` (a folder's images resized to `input_shape`), or
-    else the run's own, split as the run split it."""
+    """The dataset a model of `input_shape` is scored on: `dataset` (a folder's images resized to
+    it), or else the run's own, split as the run split it."""
     if dataset is None and spec is None:
         raise invalid_argument(
             "dataset",
@@ -58,20 +58,28 @@ def run_data(
         )
     if dataset is not None:
         image_size = None if is_named(dataset) else input_shape[0]
-        return load_dataset(dataset, data_dir=data_dir, image_size=image_size)
-    data = load_dataset(
-        spec.dataset,
-        data_dir=data_dir or spec.data_dir,
-        validation_split=spec.validation_split,
-        seed=spec.train.seed,
-        image_size=spec.image_size,
-    )
-    if files_hash not in (None, data.files_hash):
+        data = load_dataset(dataset, data_dir=data_dir, image_size=image_size)
+    else:
+        data = load_dataset(
+            spec.dataset,
+            data_dir=data_dir or spec.data_dir,
+            validation_split=spec.validation_split,
+            seed=spec.train.seed,
+            image_size=spec.image_size,
+        )
+    if dataset is None and files_hash not in (None, data.files_hash):
         raise invalid_argument(
             "dataset",
             spec.dataset,
             "the image folder the run split: it has other files now (its file list's hash "
             "differs from the run's config.json)",
+        )
+    if data.input_shape != tuple(input_shape):
+        raise invalid_argument(
+            "dataset",
+            data.name,
+            f"images of the model's input shape {tuple(input_shape)}, but its images are "
+            f"{data.input_shape}",
         )
     return data
 
@@ -86,14 +94,7 @@ def evaluate(
     "The test loss, accuracy and top-5 accuracy of `source`'s model, scored as its run scored."
     trained = _trained(source)
     model = trained.model
-    data = run_data(trained.spec, trained.files_hash, model.input_shape[1:], dataset, data_dir)
-    if data.input_shape != tuple(model.input_shape[1:]):
-        raise invalid_argument(
-            "dataset",
-            data.name,
-            f"images of the model's input shape {tuple(model.input_shape[1:])}, but its images "
-            f"are {data.input_shape}",
-        )
+    data = run_data(model.input_shape[1:], trained.spec, trained.files_hash, dataset, data_dir)
     check_positive_int(batch_size=batch_size)
     ran = trained.spec.train if trained.spec else TrainConfig()  # its loss, and its scoring
     flip = ran.test_time_flip if test_time_flip is None else test_time_flip
