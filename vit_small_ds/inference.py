@@ -60,13 +60,7 @@ def run_data(
         image_size = None if is_named(dataset) else input_shape[0]
         data = load_dataset(dataset, data_dir=data_dir, image_size=image_size)
     else:
-        data = load_dataset(
-            spec.dataset,
-            data_dir=data_dir or spec.data_dir,
-            validation_split=spec.validation_split,
-            seed=spec.train.seed,
-            image_size=spec.image_size,
-        )
+        data = spec.split_data(data_dir)
     if dataset is None and files_hash not in (None, data.files_hash):
         raise invalid_argument(
             "dataset",

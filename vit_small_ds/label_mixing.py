@@ -18,15 +18,16 @@ def one_hot_labels(num_classes: int):
 def label_mixing(
     num_classes: int, mixup_alpha: float = 0.8, cutmix_alpha: float = 1.0, seed: int = 42
 ):
-    """A `batch_map` for `make_pipeline`: one-hot labels, then MixUp or CutMix (each with
-    probability 1/2)."""
+    """A `batch_map` for `make_pipeline`: one-hot labels (or the probability vectors given, such as
+    distillation's targets), then MixUp or CutMix (each with probability 1/2)."""
     # float32 whatever the global policy: a run under mixed precision makes them, and the model
     # casts its own input
     mixup = layers.MixUp(alpha=mixup_alpha, seed=seed, dtype="float32")
     cutmix = layers.CutMix(factor=cutmix_alpha, seed=seed, dtype="float32")
 
     def mix(images, labels):
-        batch = {"images": tf.cast(images, tf.float32), "labels": tf.one_hot(labels, num_classes)}
+        targets = labels if labels.shape.rank == 2 else tf.one_hot(labels, num_classes)
+        batch = {"images": tf.cast(images, tf.float32), "labels": tf.cast(targets, tf.float32)}
         mixed = tf.cond(
             tf.random.uniform([], seed=seed) < 0.5, lambda: mixup(batch), lambda: cutmix(batch)
         )

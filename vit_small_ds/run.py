@@ -8,6 +8,7 @@ __all__ = ['RunSpec', 'architecture_settings', 'settings_of', 'Run', 'train']
 # %% ../nbs/09e_run.ipynb #8c502d97
 import contextlib
 import json
+import time
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 
@@ -16,6 +17,7 @@ import keras
 
 from .checks import check_fraction, check_positive_int, check_rate, invalid_argument
 from .data import ImageDataset, is_named, load_dataset
+from .distillation import TEACHER_SHARE
 from vit_small_ds.devices import (
     data_parallel,
     is_main_process,
@@ -25,6 +27,8 @@ from vit_small_ds.devices import (
     using_dtype_policy,
 )
 from .finetuning import start_from
+from .saving import load_pretrained
+from .scoring import predict_probabilities
 from vit_small_ds.models import (
     MODELS,
     build_model,
@@ -33,7 +37,7 @@ from vit_small_ds.models import (
     model_recipe,
     run_settings,
 )
-from .run_files import prepare_run_folder, summary
+from .run_files import prepare_run_folder, run_model_file, summary
 from .training import TrainConfig, checked_config, run_experiment, verbosity
 
 # %% ../nbs/09e_run.ipynb #a217d54b
@@ -185,6 +189,18 @@ def from_config(cls: RunSpec, recorded: dict) -> RunSpec:
     return spec
 
 
+@patch
+def split_data(self: RunSpec, data_dir: str = None) -> ImageDataset:
+    "The run's dataset, split as the run splits it (`data_dir`: where it is instead, offline)."
+    return load_dataset(
+        self.dataset,
+        data_dir=data_dir or self.data_dir,
+        validation_split=self.validation_split,
+        seed=self.train.seed,
+        image_size=self.image_size,
+    )
+
+
 @patch(cls_method=True)
 def from_run(cls: RunSpec, folder) -> RunSpec:
     "The spec that a run folder's `config.json` (or that file, named) records."
@@ -243,6 +259,70 @@ def _check_own_data(spec: RunSpec):
                 name, getattr(spec, name), f"{default} with `data`: the data comes split and sized"
             )
 
+# %% ../nbs/09e_run.ipynb #e9e00001
+def _split(spec: RunSpec) -> tuple:
+    "What decides which images a run trains on and which it holds out."
+    return spec.dataset, spec.validation_split, spec.train.seed
+
+
+def _loaded_teacher(source: str, spec: RunSpec):
+    """The model of the run folder `source` and its metrics, if it split the data as `spec` does
+    (else it may have trained on `spec`'s validation images)."""
+    model, info = load_pretrained(source)
+    recorded = info.get("run_config")
+    if not recorded or _split(RunSpec.from_config(recorded)) != _split(spec):
+        dataset, validation_split, seed = _split(spec)
+        raise invalid_argument(
+            "teacher",
+            source,
+            f"a registered model such as 'cnn', or a run folder that split {dataset!r} as this "
+            f"run does (validation_split={validation_split}, seed={seed})",
+        )
+    metrics = run_model_file(source).parent / "metrics.json"
+    return model, json.loads(metrics.read_text()) if metrics.is_file() else {}
+
+# %% ../nbs/09e_run.ipynb #e9e00002
+def _teacher(spec: RunSpec, data: ImageDataset, own_data: ImageDataset, keep_files: bool):
+    """`spec.train.teacher`'s class probabilities of `data.x_train`, and what the run records of
+    it. A registered model is trained first on the same splits (in `TEACHER_SHARE` of the time
+    budget, else for the run's epochs), in the run folder's `teacher/`; a finished one there is
+    reused. Else the teacher is a run folder's model (`_loaded_teacher`). `(None, None)` without a
+    teacher."""
+    source, started, folder = spec.train.teacher, time.monotonic(), None
+    if source is None:
+        return None, None
+    if source not in MODELS:
+        model, metrics = _loaded_teacher(source, spec)
+    else:
+        folder = spec.train.output and Path(spec.train.output) / "teacher"
+        if folder and (folder / "metrics.json").is_file() and not spec.train.overwrite:
+            model, metrics = _loaded_teacher(folder, spec)
+        else:
+            t = spec.train
+            length = {"time_budget": t.time_budget * TEACHER_SHARE} if t.time_budget else {}
+            taught = RunSpec.resolve(
+                model=source,
+                dataset=spec.dataset,
+                data_dir=spec.data_dir,
+                image_size=spec.image_size,
+                validation_split=spec.validation_split,
+                seed=t.seed,
+                **(length or {"epochs": t.epochs}),
+                dtype_policy=t.dtype_policy,
+                output=folder and str(folder),
+                overwrite=t.overwrite,
+                verbose=t.verbose,
+            )
+            run = train(taught, data=own_data, keep_files=keep_files)
+            model, metrics = run.model, run.metrics
+    record = {
+        "source": source,
+        "folder": folder and str(folder),
+        "test_accuracy": metrics.get("test_accuracy"),
+        "seconds": round(time.monotonic() - started, 1),
+    }
+    return predict_probabilities(model, data.x_train), record
+
 # %% ../nbs/09e_run.ipynb #a800ec21
 def train(
     spec: RunSpec = None,  # a run (`RunSpec.resolve`, `RunSpec.from_run`)
@@ -269,14 +349,9 @@ def train(
     main, output = is_main_process(), spec.train.output  # in a group, process 0 writes the files
     if main and output:  # a finished run is refused before the data loads
         prepare_run_folder(output, spec.train.overwrite)
-    if data is None:
-        data = load_dataset(
-            spec.dataset,
-            data_dir=spec.data_dir,
-            validation_split=spec.validation_split,
-            seed=spec.train.seed,
-            image_size=spec.image_size,
-        )
+    started, own_data = time.monotonic(), data  # a teacher's time counts against the budget
+    data = spec.split_data() if data is None else data
+    probabilities, teacher = _teacher(spec, data, own_data, keep_files)
     keras.utils.set_random_seed(spec.train.seed)
     distribution = data_parallel() if spec.distribute else contextlib.nullcontext()
     with distribution, using_dtype_policy(spec.train.dtype_policy):
@@ -297,8 +372,11 @@ def train(
         spec = replace(spec, train=checked_config(model, data, spec.train))  # as it will run
         record = {k: v for k, v in asdict(spec).items() if k != "train"}  # train: its own entry
         record["model_config"] = asdict(model.architecture)
+        if teacher:
+            record["teacher"] = teacher
+        taught = dict(teacher_probabilities=probabilities, started=started if teacher else None)
         with stops_with_the_group():
-            history, metrics = run_experiment(model, data, spec.train, record=record)
+            history, metrics = run_experiment(model, data, spec.train, record=record, **taught)
     if main:
         print(summary(metrics, output))
     return Run(spec, model, history, metrics, data.class_names, output and Path(output))

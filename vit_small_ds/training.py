@@ -25,6 +25,7 @@ from vit_small_ds.checks import (
     invalid_argument,
 )
 from .data import ImageDataset, ImageFiles, check_splits, make_pipeline
+from .distillation import DISTILLATIONS, distillation_targets
 from vit_small_ds.devices import (
     DTYPE_POLICIES,
     batch_part,
@@ -71,6 +72,12 @@ class TrainConfig:
     # steps); validation, the best checkpoint and the saved model use it. None: the trained weights
     ema_momentum: float = None
     test_time_flip: bool = False  # score each test image and its mirror image, averaged
+    # learn from a teacher's answers too: 'cnn' (a small CNN trained first, in the time budget's
+    # `distillation.TEACHER_SHARE`), or a run folder of the same data, split and seed
+    teacher: str = None
+    # what the teacher adds to each label: its 'hard' most likely class (DeiT's; it won on
+    # validation in `09g_distillation`), or its 'soft' probabilities
+    distillation: str = field(default="hard", metadata={"choices": DISTILLATIONS})
     cache: str = None  # keep a folder's decoded images in 'memory', or in files with this prefix
     # the compute dtype: float32, bfloat16 or float16 with float32 weights, or auto (bfloat16 where
     # this machine computes it faster; a model built before the run keeps its own)
@@ -84,28 +91,34 @@ class TrainConfig:
     verbose: int = field(default=None, metadata={"choices": (0, 1, 2)})
 
     def __post_init__(self):
-        check_positive_int(
-            epochs=self.epochs,
-            batch_size=self.batch_size,
-            repeated_augmentation=self.repeated_augmentation,
-        )
-        check_rate(warmup_fraction=self.warmup_fraction, label_smoothing=self.label_smoothing)
-        check_positive(learning_rate=self.learning_rate)
-        if self.time_budget is not None:
-            check_positive(time_budget=self.time_budget)
-        if self.patience is not None:
-            check_positive_int(patience=self.patience)
-        if self.ema_momentum is not None:
-            check_rate(ema_momentum=self.ema_momentum)
-        check_choice(DTYPE_POLICIES, dtype_policy=self.dtype_policy)
-        if self.verbose is not None:
-            check_choice((0, 1, 2), verbose=self.verbose)
+        _check_train(self)
 
     @property
     def one_hot(self) -> bool:
-        """Whether the targets are probability vectors (label smoothing, mixing) rather than class
-        ids."""
-        return self.mixing or self.label_smoothing > 0
+        """Whether the targets are probability vectors (label smoothing, mixing, distillation)
+        rather than class ids."""
+        return self.mixing or self.label_smoothing > 0 or self.teacher is not None
+
+# %% ../nbs/09_training.ipynb #8ce0476c
+def _check_train(config: TrainConfig):
+    "Raise a ValueError naming the first setting of `config` that cannot work."
+    check_positive_int(
+        epochs=config.epochs,
+        batch_size=config.batch_size,
+        repeated_augmentation=config.repeated_augmentation,
+    )
+    check_rate(warmup_fraction=config.warmup_fraction, label_smoothing=config.label_smoothing)
+    check_positive(learning_rate=config.learning_rate)
+    if config.time_budget is not None:
+        check_positive(time_budget=config.time_budget)
+    if config.patience is not None:
+        check_positive_int(patience=config.patience)
+    if config.ema_momentum is not None:
+        check_rate(ema_momentum=config.ema_momentum)
+    check_choice(DTYPE_POLICIES, dtype_policy=config.dtype_policy)
+    check_choice(DISTILLATIONS, distillation=config.distillation)
+    if config.verbose is not None:
+        check_choice((0, 1, 2), verbose=config.verbose)
 
 # %% ../nbs/09_training.ipynb #222fab69
 def compile_model(model, config: TrainConfig, steps_per_epoch: int, total_steps: int = None):
@@ -210,10 +223,21 @@ def checked_config(model: keras.Model, data: ImageDataset, config: TrainConfig) 
     return replace(config, dtype_policy=built, verbose=verbosity(config.verbose))
 
 # %% ../nbs/09_training.ipynb #f3a4b5c6
-def _pipelines(data, config):
-    "The training, validation and test pipelines, and the batch maps of training and evaluation."
+def _pipelines(data, config, teacher_probabilities=None):
+    """The training, validation and test pipelines, and the batch maps that make the training and
+    evaluation targets from class ids (the time budget's probe batches)."""
     to_one_hot = one_hot_labels(data.num_classes) if config.one_hot else None
     train_map = label_mixing(data.num_classes, seed=config.seed) if config.mixing else to_one_hot
+    if (config.teacher is None) != (teacher_probabilities is None):
+        raise invalid_argument(
+            "teacher_probabilities",
+            None if teacher_probabilities is None else "an array",
+            "the teacher's probabilities of the training images exactly when config.teacher "
+            "names a teacher (run.train makes them)",
+        )
+    targets = data.y_train
+    if teacher_probabilities is not None:  # probability vectors already: mixed, or as they are
+        targets = distillation_targets(data.y_train, teacher_probabilities, config.distillation)
     part = batch_part()
 
     def cache(split):  # where an image folder's split keeps its decoded images, if it does
@@ -221,11 +245,11 @@ def _pipelines(data, config):
 
     train = make_pipeline(
         data.x_train,
-        data.y_train,
+        targets,
         config.batch_size,
         training=True,
         seed=config.seed,
-        batch_map=train_map,
+        batch_map=train_map if config.mixing or teacher_probabilities is None else None,
         repeats=config.repeated_augmentation,
         cache=cache("train"),
         part=part,
@@ -239,6 +263,16 @@ def _pipelines(data, config):
     )
     return train, val, test, train_map, to_one_hot
 
+# %% ../nbs/09_training.ipynb #f3a4b5c7
+def _write_config(folder: Path, model, data, config: TrainConfig, record: dict):
+    "The run's `config.json`: what `record` says of the model and the data, `config`, the machine."
+    folder.mkdir(parents=True, exist_ok=True)
+    config_file = {"model": model.name, "dataset": data.name, **(record or {})}
+    # an image folder's file list: evaluate refuses the folder once it changed
+    config_file.update(files_hash=data.files_hash, train=asdict(config))
+    config_file["environment"] = environment()
+    write_json(folder / "config.json", config_file)
+
 # %% ../nbs/09_training.ipynb #72456798
 def run_experiment(
     model: keras.Model,  # compiled here
@@ -246,26 +280,27 @@ def run_experiment(
     config: TrainConfig = None,  # how to train; None: `TrainConfig()`
     callbacks=(),  # more Keras callbacks for `fit`
     record: dict = None,  # what else `config.json` records: how the model and the data were made
+    # `config.teacher`'s class probabilities of `data.x_train`, `(n, classes)`: `run.train` makes
+    # them
+    teacher_probabilities=None,
+    # when the run began, by `time.monotonic()` (a teacher trained first spent part of the time
+    # budget); None: now
+    started: float = None,
 ):
     """Train `model` on `data` as `config` says; returns `(history, metrics)` and writes the run
     files. A `config.time_budget` plans the schedule's steps, then fits them to the time left
     (`time_budget.json`)."""
-    started = time.monotonic()
+    started = started or time.monotonic()
     config = checked_config(model, data, config or TrainConfig())
     keras.utils.set_random_seed(config.seed)
-    train, val, test, *batch_maps = _pipelines(data, config)
+    train, val, test, *batch_maps = _pipelines(data, config, teacher_probabilities)
     steps_per_epoch = math.ceil(len(data.x_train) / config.batch_size)
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(config.output or scratch)
         main = is_main_process()  # in a group, process 0 writes the run's files
         resuming = main_process_says(main and prepare_run_folder(folder, config.overwrite))
         if main:
-            folder.mkdir(parents=True, exist_ok=True)
-            config_file = {"model": model.name, "dataset": data.name, **(record or {})}
-            # an image folder's file list: evaluate refuses the folder once it changed
-            config_file.update(files_hash=data.files_hash, train=asdict(config))
-            config_file["environment"] = environment()
-            write_json(folder / "config.json", config_file)
+            _write_config(folder, model, data, config, record)
         best_weights = str(folder / "best.weights.h5")
         non_finite = StopOnNonFiniteLoss()
         fit_callbacks = [

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The recipe search of 13_experiments: SL-ViT on full Fashion-MNIST with `--preset fashion` and one
+# change each, every run on the same time budget (seed 42), one run after another on a quiet machine;
+# then each run's best validation accuracy, the number the choice goes by. Finished runs are kept.
+#   bash scripts/fashion_mnist_search.sh [MINUTES] [OUTPUT_ROOT] [SEED] [CANDIDATES]
+# CANDIDATES: some of the names below, in quotes (the confirmation: "preset <the winner>").
+set -euo pipefail
+minutes=${1:-5}
+root=${2:-runs/fashion_mnist_search_${minutes}min}
+seed=${3:-42}
+names=${4:-"preset erasing0.5 warmup0.05 depth3 depth6 teacher_cnn"}
+mkdir -p "$root"
+declare -A candidates=(
+    [preset]=""
+    [erasing0.5]="--random-erasing 0.5"
+    [warmup0.05]="--warmup-fraction 0.05"
+    [depth3]="--transformer-layers 3"
+    [depth6]="--transformer-layers 6"
+    [teacher_cnn]="--teacher cnn"
+)
+for name in $names; do
+    out="$root/${name}_seed$seed"
+    [ -f "$out/metrics.json" ] && continue
+    # shellcheck disable=SC2086
+    vit_small_ds_train --dataset fashion_mnist --preset fashion --time-budget "$minutes" \
+        --seed "$seed" --output "$out" --verbose 2 ${candidates[$name]} > "$out.log" 2>&1 \
+        || { echo "$name failed: see $out.log"; exit 1; }
+done
+python - "$root" "$seed" <<'PY'
+import csv, json, sys
+from pathlib import Path
+root, seed = Path(sys.argv[1]), sys.argv[2]
+print("| change to `--preset fashion` | best val top-1 | test top-1 | epochs run | s in all |")
+print("|---|---:|---:|---:|---:|")
+for run in sorted(root.glob(f"*_seed{seed}"), key=lambda p: p.stat().st_mtime):
+    m = json.loads((run / "metrics.json").read_text())
+    val = max(float(r["val_accuracy"]) for r in csv.DictReader(open(run / "history.csv")))
+    name = run.name.rsplit("_seed", 1)[0]
+    print(f"| {name} | {100 * val:.2f}% | {100 * m['test_accuracy']:.2f}% | {m['epochs_run']} | "
+          f"{m['fit_wall_seconds']:.0f} |")
+PY
