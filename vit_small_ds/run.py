@@ -17,7 +17,7 @@ import keras
 
 from .checks import check_fraction, check_positive_int, check_rate, invalid_argument
 from .data import ImageDataset, is_named, load_dataset
-from .distillation import TEACHER_SHARE
+from .distillation import TEACHER_TIME_SHARE
 from vit_small_ds.devices import (
     data_parallel,
     is_main_process,
@@ -100,6 +100,12 @@ def _check_run(spec: RunSpec):
     if spec.freeze_backbone and not spec.init_from:
         raise invalid_argument(
             "freeze_backbone", True, "--init-from as well: a frozen backbone needs a trained model"
+        )
+    if spec.in_a_group and spec.train.teacher in MODELS:
+        raise invalid_argument(
+            "teacher",
+            spec.train.teacher,
+            "a run folder in a group: a teacher trains in one process",
         )
     if spec.in_a_group and not spec.distribute:
         raise invalid_argument(
@@ -284,7 +290,7 @@ def _loaded_teacher(source: str, spec: RunSpec):
 # %% ../nbs/09e_run.ipynb #e9e00002
 def _teacher(spec: RunSpec, data: ImageDataset, own_data: ImageDataset, keep_files: bool):
     """`spec.train.teacher`'s class probabilities of `data.x_train`, and what the run records of
-    it. A registered model is trained first on the same splits (in `TEACHER_SHARE` of the time
+    it. A registered model is trained first on the same splits (in `TEACHER_TIME_SHARE` of the time
     budget, else for the run's epochs), in the run folder's `teacher/`; a finished one there is
     reused. Else the teacher is a run folder's model (`_loaded_teacher`). `(None, None)` without a
     teacher."""
@@ -292,23 +298,36 @@ def _teacher(spec: RunSpec, data: ImageDataset, own_data: ImageDataset, keep_fil
     if source is None:
         return None, None
     if source not in MODELS:
+        if own_data is not None:  # how they were split is not recorded: no check is possible
+            raise invalid_argument(
+                "teacher", source, "a registered model such as 'cnn' for a run given its data"
+            )
         model, metrics = _loaded_teacher(source, spec)
     else:
         folder = spec.train.output and Path(spec.train.output) / "teacher"
         if folder and (folder / "metrics.json").is_file() and not spec.train.overwrite:
             model, metrics = _loaded_teacher(folder, spec)
+            if metrics.get("model") != source:
+                raise invalid_argument(
+                    "teacher",
+                    source,
+                    f"{metrics.get('model')!r}, whose run {folder} holds"
+                    " (or overwrite=True to train this one instead)",
+                )
         else:
             t = spec.train
-            length = {"time_budget": t.time_budget * TEACHER_SHARE} if t.time_budget else {}
+            length = {"time_budget": t.time_budget * TEACHER_TIME_SHARE} if t.time_budget else {}
             taught = RunSpec.resolve(
                 model=source,
                 dataset=spec.dataset,
                 data_dir=spec.data_dir,
                 image_size=spec.image_size,
                 validation_split=spec.validation_split,
+                distribute=spec.distribute,
                 seed=t.seed,
                 **(length or {"epochs": t.epochs}),
                 dtype_policy=t.dtype_policy,
+                cache=t.cache,
                 output=folder and str(folder),
                 overwrite=t.overwrite,
                 verbose=t.verbose,

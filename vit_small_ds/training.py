@@ -73,10 +73,10 @@ class TrainConfig:
     ema_momentum: float = None
     test_time_flip: bool = False  # score each test image and its mirror image, averaged
     # learn from a teacher's answers too: 'cnn' (a small CNN trained first, in the time budget's
-    # `distillation.TEACHER_SHARE`), or a run folder of the same data, split and seed
+    # `distillation.TEACHER_TIME_SHARE`), or a run folder of the same data, split and seed
     teacher: str = None
-    # what the teacher adds to each label: its 'hard' most likely class (DeiT's; it won on
-    # validation in `09g_distillation`), or its 'soft' probabilities
+    # what the teacher adds to each label: its 'hard' most likely class (DeiT's choice), or its
+    # 'soft' probabilities
     distillation: str = field(default="hard", metadata={"choices": DISTILLATIONS})
     cache: str = None  # keep a folder's decoded images in 'memory', or in files with this prefix
     # the compute dtype: float32, bfloat16 or float16 with float32 weights, or auto (bfloat16 where
@@ -229,11 +229,11 @@ def _pipelines(data, config, teacher_probabilities=None):
     to_one_hot = one_hot_labels(data.num_classes) if config.one_hot else None
     train_map = label_mixing(data.num_classes, seed=config.seed) if config.mixing else to_one_hot
     if (config.teacher is None) != (teacher_probabilities is None):
-        raise invalid_argument(
-            "teacher_probabilities",
-            None if teacher_probabilities is None else "an array",
-            "the teacher's probabilities of the training images exactly when config.teacher "
-            "names a teacher (run.train makes them)",
+        given = "None" if teacher_probabilities is None else "given"
+        raise ValueError(
+            "`teacher_probabilities` (the teacher's class probabilities of the training images, "
+            "which run.train makes) must be given exactly when config.teacher names a teacher. "
+            f"Received: config.teacher={config.teacher!r}, teacher_probabilities {given}"
         )
     targets = data.y_train
     if teacher_probabilities is not None:  # probability vectors already: mixed, or as they are
