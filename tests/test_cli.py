@@ -347,6 +347,8 @@ def test_init_from_a_run_replaces_the_head_and_freeze_backbone_trains_only_logit
         [
             "--dataset",
             str(folder),
+            "--preset",  # the source run's
+            "small",
             "--init-from",
             str(source),
             "--freeze-backbone",
