@@ -17,6 +17,10 @@ declare -A candidates=(
     [depth3]="--transformer-layers 3"
     [depth6]="--transformer-layers 6"
     [teacher_cnn]="--teacher cnn"
+    [pool_mean]="--pool mean"
+    [flip_shift]="--augment flip_shift"
+    [mixing]="--mixing"
+    [depth3_mixing]="--transformer-layers 3 --mixing"
 )
 for name in $names; do
     out="$root/${name}_seed$seed"
