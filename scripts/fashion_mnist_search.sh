@@ -31,14 +31,15 @@ for name in $names; do
         || { echo "$name failed: see $out.log"; exit 1; }
 done
 python - "$root" "$seed" <<'PY'
-import csv, json, sys
+import json, sys
 from pathlib import Path
+from vit_small_ds.run_files import read_history
 root, seed = Path(sys.argv[1]), sys.argv[2]
 print("| change to `--preset fashion` | best val top-1 | test top-1 | epochs run | s in all |")
 print("|---|---:|---:|---:|---:|")
 for run in sorted(root.glob(f"*_seed{seed}"), key=lambda p: p.stat().st_mtime):
     m = json.loads((run / "metrics.json").read_text())
-    val = max(float(r["val_accuracy"]) for r in csv.DictReader(open(run / "history.csv")))
+    val = max(r["val_accuracy"] for r in read_history(run / "history.csv"))
     name = run.name.rsplit("_seed", 1)[0]
     print(f"| {name} | {100 * val:.2f}% | {100 * m['test_accuracy']:.2f}% | {m['epochs_run']} | "
           f"{m['fit_wall_seconds']:.0f} |")
