@@ -59,13 +59,16 @@ def flag(name: str) -> str:
 
 
 def add_setting(group, name: str, kind: type, help: str, choices=None, default=None):
-    """The flag of setting `name` of type `kind` (a switch with its `--no-` form for `bool`). It
-    has no default of its own, so that the parsed flags are the settings given, which win over
-    a preset's, a run's or a function's; `default` is only shown."""
+    """The flag of setting `name` of type `kind` (a switch with its `--no-` form for `bool`, any
+    number of whole numbers for a `tuple`). It has no default of its own, so that the parsed flags
+    are the settings given, which win over a preset's, a run's or a function's; `default` is only
+    shown."""
     help = (help or "").replace("%", "%%").replace("None:", "unset:")
     help += "" if default is None else f" (default: {default})"
     if kind is bool:
         action = dict(action=argparse.BooleanOptionalAction)
+    elif kind is tuple:  # widths or depths; none at all is the empty tuple, e.g. no hidden layer
+        action = dict(type=int, nargs="*")
     else:
         action = dict(
             type=None if kind in (str, inspect.Parameter.empty) else kind, choices=choices

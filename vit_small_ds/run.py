@@ -78,6 +78,12 @@ class RunSpec:
     train: TrainConfig = field(default_factory=TrainConfig)  # how the model trains
 
     def __post_init__(self):
+        # a list, as the command line and config.json give it, is the tuple a config holds
+        architecture = {
+            name: tuple(value) if isinstance(value, list) else value
+            for name, value in self.architecture.items()
+        }
+        object.__setattr__(self, "architecture", architecture)
         _check_run(self)
 
     @property
@@ -123,7 +129,7 @@ def architecture_settings() -> dict:
     for recipe in MODELS.values():
         config = type(next(iter(recipe.presets.values())).architecture)
         for f in fields(config):
-            if f.type in (int, float, str) and f.name not in _SET_BY_THE_DATA:
+            if f.type in (int, float, str, tuple) and f.name not in _SET_BY_THE_DATA:
                 settings.setdefault(f.name, [])
                 if config not in settings[f.name]:
                     settings[f.name].append(config)
