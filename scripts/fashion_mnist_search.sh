@@ -21,6 +21,10 @@ declare -A candidates=(
     [flip_shift]="--augment flip_shift"
     [mixing]="--mixing"
     [depth3_mixing]="--transformer-layers 3 --mixing"
+    [patch7]="--patch-size 7"
+    [linear_head]="--mlp-head-units"
+    [width96_depth2]="--projection-dim 96 --transformer-units 192 96 --transformer-layers 2"
+    [width48_depth6]="--projection-dim 48 --transformer-units 96 48 --transformer-layers 6"
 )
 for name in $names; do
     out="$root/${name}_seed$seed"
