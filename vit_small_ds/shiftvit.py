@@ -234,9 +234,9 @@ class ShiftViTConfig:
     image_size: int = 48  # crop size after resizing to input + 20
     patch_size: int = 4
     projection_dim: int = 96
-    stage_depths: tuple = (2, 4, 8, 2)
-    num_div: int = 12
-    shift_pixel: int = 1
+    stage_depths: tuple = (2, 4, 8, 2)  # shift blocks in each stage
+    num_div: int = 12  # 4 groups of C // num_div channels are shifted
+    shift_pixel: int = 1  # pixels each group moves
     mlp_expand_ratio: int = 2
     dropout: float = 0.2
     drop_path_rate: float = 0.2

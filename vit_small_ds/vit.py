@@ -36,7 +36,7 @@ class ViTConfig:
         None  # width of each attention head; None: projection_dim (the keras-io example's)
     )
     transformer_units: tuple = (128, 64)  # MLP of each block; the last must equal projection_dim
-    mlp_head_units: tuple = (2048, 1024)
+    mlp_head_units: tuple = (2048, 1024)  # widths of the head's hidden layers; none, (): linear
     dropout: float = 0.1  # in the transformer blocks
     head_dropout: float = 0.5
     layer_norm_eps: float = 1e-6
