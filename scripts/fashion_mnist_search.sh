@@ -41,7 +41,8 @@ from vit_small_ds.run_files import read_history
 root, seed = Path(sys.argv[1]), sys.argv[2]
 print("| change to `--preset fashion` | best val top-1 | test top-1 | epochs run | s in all |")
 print("|---|---:|---:|---:|---:|")
-for run in sorted(root.glob(f"*_seed{seed}"), key=lambda p: p.stat().st_mtime):
+finished = [run for run in root.glob(f"*_seed{seed}") if (run / "metrics.json").is_file()]
+for run in sorted(finished, key=lambda p: p.stat().st_mtime):  # a run stopped by hand has none
     m = json.loads((run / "metrics.json").read_text())
     val = max(r["val_accuracy"] for r in read_history(run / "history.csv"))
     name = run.name.rsplit("_seed", 1)[0]

@@ -67,7 +67,7 @@ def add_setting(group, name: str, kind: type, help: str, choices=None, default=N
     help += "" if default is None else f" (default: {default})"
     if kind is bool:
         action = dict(action=argparse.BooleanOptionalAction)
-    elif kind is tuple:  # widths or depths; none at all is the empty tuple, e.g. no hidden layer
+    elif kind is tuple:  # widths or depths; none at all (an empty list) is, e.g., no hidden layer
         action = dict(type=int, nargs="*")
     else:
         action = dict(

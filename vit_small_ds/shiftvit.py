@@ -235,7 +235,7 @@ class ShiftViTConfig:
     patch_size: int = 4
     projection_dim: int = 96
     stage_depths: tuple = (2, 4, 8, 2)  # shift blocks in each stage
-    num_div: int = 12  # 4 groups of C // num_div channels are shifted
+    num_div: int = 12  # 4 groups of (a stage's channels // num_div) channels are shifted
     shift_pixel: int = 1  # pixels each group moves
     mlp_expand_ratio: int = 2
     dropout: float = 0.2

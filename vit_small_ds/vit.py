@@ -36,7 +36,7 @@ class ViTConfig:
         None  # width of each attention head; None: projection_dim (the keras-io example's)
     )
     transformer_units: tuple = (128, 64)  # MLP of each block; the last must equal projection_dim
-    mlp_head_units: tuple = (2048, 1024)  # widths of the head's hidden layers; none, (): linear
+    mlp_head_units: tuple = (2048, 1024)  # widths of the head's hidden layers; none: a linear head
     dropout: float = 0.1  # in the transformer blocks
     head_dropout: float = 0.5
     layer_norm_eps: float = 1e-6
@@ -67,6 +67,9 @@ class ViTConfig:
         check_patch_size(self.patch_size, self.image_size)
         if len(self.input_shape) != 3:
             raise invalid_argument("input_shape", self.input_shape, "(height, width, channels)")
+        for name in ("transformer_units", "mlp_head_units"):
+            if any(units < 1 for units in getattr(self, name)):
+                raise invalid_argument(name, getattr(self, name), "positive widths, one a layer")
         if not self.transformer_units or self.transformer_units[-1] != self.projection_dim:
             raise invalid_argument(
                 "transformer_units",
