@@ -13,7 +13,13 @@ import keras
 from keras import layers, ops
 
 from .activations import gelu
-from .checks import check_choice, check_positive_int, check_rate, invalid_argument
+from vit_small_ds.checks import (
+    check_choice,
+    check_positive_int,
+    check_positive_ints,
+    check_rate,
+    invalid_argument,
+)
 from .lsa import ATTENTION_KINDS, make_attention
 from .regularization import DropPath, Dropout
 from .spt import PatchEncoder, ShiftedPatchTokenization, check_patch_size
@@ -67,9 +73,9 @@ class ViTConfig:
         check_patch_size(self.patch_size, self.image_size)
         if len(self.input_shape) != 3:
             raise invalid_argument("input_shape", self.input_shape, "(height, width, channels)")
-        for name in ("transformer_units", "mlp_head_units"):
-            if any(units < 1 for units in getattr(self, name)):
-                raise invalid_argument(name, getattr(self, name), "positive widths, one a layer")
+        check_positive_ints(
+            transformer_units=self.transformer_units, mlp_head_units=self.mlp_head_units
+        )
         if not self.transformer_units or self.transformer_units[-1] != self.projection_dim:
             raise invalid_argument(
                 "transformer_units",
