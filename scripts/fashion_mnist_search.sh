@@ -25,6 +25,9 @@ declare -A candidates=(
     [linear_head]="--mlp-head-units"
     [width96_depth2]="--projection-dim 96 --transformer-units 192 96 --transformer-layers 2"
     [width48_depth6]="--projection-dim 48 --transformer-units 96 48 --transformer-layers 6"
+    [head_dropout0.3]="--head-dropout 0.3"
+    [erasing0.5_drop_path0.2]="--random-erasing 0.5 --drop-path-rate 0.2"
+    [batch128]="--batch-size 128"
 )
 for name in $names; do
     out="$root/${name}_seed$seed"
