@@ -12,7 +12,12 @@ from functools import partial
 import keras
 from keras import layers
 
-from .checks import check_positive_int, check_rate, invalid_argument
+from vit_small_ds.checks import (
+    check_positive_int,
+    check_positive_ints,
+    check_rate,
+    invalid_argument,
+)
 
 # %% ../nbs/06a_cnn.ipynb #8d38b37e
 @dataclass
@@ -35,8 +40,9 @@ class CNNConfig:
             num_classes=self.num_classes,
         )
         check_rate(dropout=self.dropout)
-        if not self.widths or min(self.widths) < 1:
-            raise invalid_argument("widths", self.widths, "positive channel counts, one a stage")
+        if not self.widths:
+            raise invalid_argument("widths", self.widths, "a channel count for each stage")
+        check_positive_ints(widths=self.widths)
 
 
 CNN_PRESETS = {"small": CNNConfig()}

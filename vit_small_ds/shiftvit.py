@@ -15,7 +15,12 @@ import numpy as np
 from keras import layers, ops
 
 from .activations import gelu
-from .checks import check_positive_int, check_rate, invalid_argument
+from vit_small_ds.checks import (
+    check_positive_int,
+    check_positive_ints,
+    check_rate,
+    invalid_argument,
+)
 from .regularization import DropPath, Dropout
 from .spt import translate
 
@@ -255,8 +260,11 @@ class ShiftViTConfig:
         )
         check_num_div(self.num_div)
         check_rate(dropout=self.dropout, drop_path_rate=self.drop_path_rate)
-        if not self.stage_depths or min(self.stage_depths) < 1:
-            raise invalid_argument("stage_depths", self.stage_depths, "positive block counts")
+        if not self.stage_depths:
+            raise invalid_argument(
+                "stage_depths", self.stage_depths, "a block count for each stage"
+            )
+        check_positive_ints(stage_depths=self.stage_depths)
         smallest = min(self.stage_sizes)
         if self.shift_pixel >= smallest:
             raise ValueError(
