@@ -27,11 +27,10 @@ from keras import layers, ops
 
 from .augmentation import normalization_layers, refresh_normalization
 from .checks import check_choice, check_positive_int, invalid_argument
-from .inference import run_data
+from .inference import run_data, scoring_of
 from .run import RunSpec
 from .saving import load_pretrained
 from .scoring import loss_and_metrics
-from .training import TrainConfig
 
 # %% ../nbs/10c_deploy.ipynb #3b891042
 def _float32_policies(config):
@@ -404,8 +403,7 @@ def evaluate_artifact(
     input_shape = tuple(signature["input"]["shape"][1:])
     data = run_data(input_shape, spec, (recorded or {}).get("files_hash"), dataset, data_dir)
     check_positive_int(batch_size=batch_size)
-    ran = spec.train if spec else TrainConfig()  # its loss, and its scoring
-    flip = ran.test_time_flip if test_time_flip is None else test_time_flip
+    ran, flip = scoring_of(spec, test_time_flip)
     run = artifact_runner(source)
     batches = (  # an image folder's files decoded batch by batch
         np.asarray(data.x_test[i : i + batch_size], np.uint8)
