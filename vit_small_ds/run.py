@@ -298,8 +298,8 @@ def _teacher(spec: RunSpec, data: ImageDataset, own_data: ImageDataset, keep_fil
     """`spec.train.teacher`'s class probabilities of `data.x_train`, and what the run records of
     it. A registered model is trained first on the same splits (in `TEACHER_TIME_SHARE` of the time
     budget, else for the run's epochs), in the run folder's `teacher/`; a finished one there is
-    reused. Else the teacher is a run folder's model (`_loaded_teacher`). `(None, None)` without a
-    teacher."""
+    reused. Else the teacher is a run folder's model (`_loaded_teacher`). The recorded seconds
+    include scoring the training images. `(None, None)` without a teacher."""
     source, started, folder = spec.train.teacher, time.monotonic(), None
     if source is None:
         return None, None
@@ -340,13 +340,14 @@ def _teacher(spec: RunSpec, data: ImageDataset, own_data: ImageDataset, keep_fil
             )
             run = train(taught, data=own_data, keep_files=keep_files)
             model, metrics = run.model, run.metrics
+    probabilities = predict_probabilities(model, data.x_train)
     record = {
         "source": source,
         "folder": folder and str(folder),
         "test_accuracy": metrics.get("test_accuracy"),
         "seconds": round(time.monotonic() - started, 1),
     }
-    return predict_probabilities(model, data.x_train), record
+    return probabilities, record
 
 # %% ../nbs/09e_run.ipynb #a800ec21
 def train(
