@@ -221,8 +221,8 @@ def build(self: TransformerBlock, input_shape):
     self.attention_norm.build(input_shape)
     self.self_attention.build(input_shape, input_shape)
     self.mlp_norm.build(input_shape)
-    # Made after the attention's weights, in this order, so that a seed draws the same initial
-    # weights and dropout seeds as the saved models of the library's first release.
+    # Made after the attention's weights, in this order: a seed then draws the same initial
+    # weights and dropout seeds in every version of the library, so results reproduce.
     self.mlp_dense, self.mlp_dropout, width = [], [], input_shape
     for i, units in enumerate(self.mlp_units):
         self.mlp_dense.append(
