@@ -123,8 +123,7 @@ class PatchEncoder(layers.Layer):
     @classmethod
     def from_config(cls, config):
         config = dict(config)
-        # models saved by version 0.1 record project=False, the only value used
-        config.pop("project", None)
+        config.pop("project", None)  # older saved models record project=False, its only value
         return cls(**config)
 
 # %% ../nbs/03_spt.ipynb #5150f22a
@@ -182,8 +181,8 @@ def build(self: ShiftedPatchTokenization, input_shape):
             f"but received images of shape {tuple(input_shape[1:])}; resize "
             f"them to {self.image_size}x{self.image_size}."
         )
-    # Sublayers are built here, with the layer: on JAX, `predict` runs a model with an unbuilt
-    # layer eagerly once first, which costs seconds of compiling one operation at a time.
+    # Sublayers are built here, with the layer: on JAX, a model with an unbuilt layer runs its
+    # first `predict` eagerly, one operation at a time.
     self.patches.build(input_shape)  # it checks only the height and width
     patch_shape = self._patch_shape(input_shape)
     if self.shifted:
@@ -224,7 +223,6 @@ def get_config(self: ShiftedPatchTokenization):
 @patch(cls_method=True)
 def from_config(cls: ShiftedPatchTokenization, config):
     config = dict(config)
-    # the name in version 0.1
-    if "vanilla" in config:
+    if "vanilla" in config:  # older saved models name the opposite setting
         config["shifted"] = not config.pop("vanilla")
     return cls(**config)
