@@ -101,9 +101,9 @@ def save_pretrained(
     else:
         folder = Path(location)
         folder.mkdir(parents=True, exist_ok=True)
-        # Keras 3.15 creates assets/ with os.makedirs, which fails where an earlier save left one
+        # Keras' save fails where an earlier save left assets/
         shutil.rmtree(folder / "assets", ignore_errors=True)
-        # Keras leaves out assets/ for a relative path
+        # with a relative path, Keras would leave out assets/
         keras.saving.save_model(model, folder.resolve(), zipped=False)
         for name, text in files.items():
             (folder / name).write_text(text)
