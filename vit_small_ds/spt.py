@@ -123,7 +123,7 @@ class PatchEncoder(layers.Layer):
     @classmethod
     def from_config(cls, config):
         config = dict(config)
-        config.pop("project", None)  # older saved models record project=False, its only value
+        config.pop("project", None)  # a saved config may carry project=False, which changes nothing
         return cls(**config)
 
 # %% ../nbs/03_spt.ipynb #5150f22a
@@ -197,9 +197,7 @@ def call(self: ShiftedPatchTokenization, images):
     patches = self.patches(images)  # (B, N, P*P*C*views)
     if not self.shifted:
         return self.projection(patches)  # (B, N, projection_dim)
-    # The layer norm is the same for a patch minus any constant. Minus its first value, a uniform
-    # patch (background) is exactly 0, so it normalizes to beta on every backend and runtime instead
-    # of to its rounding noise divided by sqrt(epsilon).
+    # minus its first value, a uniform patch is exactly 0 (below)
     return self.projection(self.layer_norm(patches - patches[..., :1]))
 
 
@@ -223,6 +221,6 @@ def get_config(self: ShiftedPatchTokenization):
 @patch(cls_method=True)
 def from_config(cls: ShiftedPatchTokenization, config):
     config = dict(config)
-    if "vanilla" in config:  # older saved models name the opposite setting
+    if "vanilla" in config:  # a saved config may name the opposite flag
         config["shifted"] = not config.pop("vanilla")
     return cls(**config)
