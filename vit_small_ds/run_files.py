@@ -217,6 +217,7 @@ def compare(results, plot: bool = True) -> str:
         names = [f"{m['model']}\n{m['dataset']}" for m in results]
         bars = ax.bar(names, [100 * m["test_accuracy"] for m in results])
         ax.bar_label(bars, fmt="%.1f%%")
+        ax.margins(y=0.12)  # room for the labels
         ax.set_ylabel("test top-1 accuracy (%)")
     return "\n".join(rows)
 
