@@ -182,7 +182,7 @@ def build(self: ShiftedPatchTokenization, input_shape):
             f"them to {self.image_size}x{self.image_size}."
         )
     # Sublayers are built here, with the layer: on JAX, a model with an unbuilt layer runs its
-    # first `predict` eagerly, one operation at a time.
+    # first `predict` eagerly, which costs seconds of compiling one operation at a time.
     self.patches.build(input_shape)  # it checks only the height and width
     patch_shape = self._patch_shape(input_shape)
     if self.shifted:
@@ -197,7 +197,8 @@ def call(self: ShiftedPatchTokenization, images):
     patches = self.patches(images)  # (B, N, P*P*C*views)
     if not self.shifted:
         return self.projection(patches)  # (B, N, projection_dim)
-    # minus its first value, a uniform patch is exactly 0 (below)
+    # The layer norm of a patch is the same minus any constant; minus its first value, a uniform
+    # patch is exactly 0 and normalizes to beta, not to its rounding noise / sqrt(epsilon)
     return self.projection(self.layer_norm(patches - patches[..., :1]))
 
 
@@ -221,6 +222,6 @@ def get_config(self: ShiftedPatchTokenization):
 @patch(cls_method=True)
 def from_config(cls: ShiftedPatchTokenization, config):
     config = dict(config)
-    if "vanilla" in config:  # a saved config may name the opposite flag
+    if "vanilla" in config:  # a saved config may carry `vanilla`, the opposite of `shifted`
         config["shifted"] = not config.pop("vanilla")
     return cls(**config)

@@ -245,9 +245,9 @@ def verbosity(verbose: int = None) -> int:
 
 
 def checked_config(model: keras.Model, data: ImageDataset, config: TrainConfig) -> TrainConfig:
-    """`config` as a run of `model` on `data` resolves it (for 'auto', the dtype policy the model
-    was built under; how it reports; a batch no larger than the training split), once the model's
-    policy, the labels, the splits and the settings fit: where a run's inputs meet its data."""
+    """`config` checked against `model` and `data` (the model's dtype policy, the labels, the
+    splits, the settings), and resolved for this run: 'auto' becomes the policy the model was built
+    under, `verbose` is set, and the batch is at most the training split."""
     built = model.dtype_policy.name
     if config.dtype_policy not in ("auto", built):
         raise ValueError(
