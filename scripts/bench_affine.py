@@ -11,8 +11,8 @@ import jax
 import numpy as np
 from keras.src.backend.jax.image import affine_transform as keras_affine_transform
 
-from vit_small_ds.jax_affine import jax_affine_transform
-from vit_small_ds.time_budget import seconds_per_call
+from vit_small_ds.layers.jax_affine import jax_affine_transform
+from vit_small_ds.training.time_budget import seconds_per_call
 
 
 def main():

@@ -14,7 +14,7 @@ import jax
 import jax.numpy as jnp
 from jax._src.cudnn import fused_attention_stablehlo as cudnn_attention
 
-from vit_small_ds.time_budget import seconds_per_call
+from vit_small_ds.training.time_budget import seconds_per_call
 
 TOKENS, HEADS, HEAD_DIM, RATE = 144, 4, 64, 0.1
 DIAGONAL_MASK = jnp.where(jnp.eye(TOKENS, dtype=bool), -1e9, 0.0).astype(jnp.bfloat16)[None, None]

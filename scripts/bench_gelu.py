@@ -11,8 +11,8 @@ os.environ.setdefault("KERAS_BACKEND", "tensorflow")
 import numpy as np
 import tensorflow as tf
 
-from vit_small_ds.time_budget import seconds_per_call
-from vit_small_ds.activations import gelu
+from vit_small_ds.training.time_budget import seconds_per_call
+from vit_small_ds.layers.activations import gelu
 
 x = tf.constant(np.random.default_rng(0).normal(scale=2, size=(256 * 144, 128)), tf.bfloat16)
 x64 = tf.cast(x, tf.float64).numpy()

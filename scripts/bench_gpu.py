@@ -15,8 +15,8 @@ import json
 
 import keras
 
-from vit_small_ds.bench import benchmark
-from vit_small_ds.vit import VIT_PRESETS
+from vit_small_ds.cli.bench import benchmark
+from vit_small_ds.models.vit import VIT_PRESETS
 
 CONFIGS = [  # (model, batch size, dtype policy, training loop, overrides)
     ("sl_vit", 256, "float32", "fit", {}),

@@ -40,7 +40,7 @@ done
 python - "$root" "$seed" <<'PY'
 import json, sys
 from pathlib import Path
-from vit_small_ds.run_files import read_history
+from vit_small_ds.training.run_files import read_history
 root, seed = Path(sys.argv[1]), sys.argv[2]
 print("| change to `--preset fashion` | best val top-1 | test top-1 | epochs run | s in all |")
 print("|---|---:|---:|---:|---:|")

@@ -18,10 +18,10 @@ import keras
 import numpy as np
 from keras import layers, ops
 
-from vit_small_ds.augmentation import vit_augmentation
-from vit_small_ds.lsa import TokenDense, make_attention
-from vit_small_ds.spt import PatchEncoder, ShiftedPatchTokenization
-from vit_small_ds.vit import VIT_PRESETS, TransformerBlock, mlp
+from vit_small_ds.layers.augmentation import vit_augmentation
+from vit_small_ds.layers.lsa import TokenDense, make_attention
+from vit_small_ds.layers.spt import PatchEncoder, ShiftedPatchTokenization
+from vit_small_ds.models.vit import VIT_PRESETS, TransformerBlock, mlp
 
 BATCH, STEPS = 256, 3
 config = VIT_PRESETS["cifar100"]

@@ -20,7 +20,7 @@ done
 python - "$root" <<'PY'
 import json, statistics, sys
 from pathlib import Path
-from vit_small_ds.run_files import read_history
+from vit_small_ds.training.run_files import read_history
 root = Path(sys.argv[1])
 print("| model | preset | test top-1, seeds 42, 1, 2 | mean | spread | best val top-1, mean | epochs run, mean | s in all, mean |")
 print("|---|---|---|---:|---:|---:|---:|---:|")

@@ -34,7 +34,9 @@ def small(name):
 def _settings(name):
     import dataclasses
 
-    return {f.name for f in dataclasses.fields(vit_small_ds.models.model_recipe(name).config())}
+    return {
+        f.name for f in dataclasses.fields(vit_small_ds.models.registry.model_recipe(name).config())
+    }
 
 
 def variants():
@@ -42,8 +44,8 @@ def variants():
     without and with LSA's mask and temperature) with each other attention kind."""
     found = {name: small(name) for name in vit_small_ds.list_models()}
     for name in ("vit", "sl_vit"):
-        default = vit_small_ds.models.model_recipe(name).config().attention
-        for kind in sorted(set(vit_small_ds.lsa.ATTENTION_KINDS) - {default}):
+        default = vit_small_ds.models.registry.model_recipe(name).config().attention
+        for kind in sorted(set(vit_small_ds.layers.lsa.ATTENTION_KINDS) - {default}):
             found[f"{name}-{kind}"] = {**small(name), "attention": kind}
     return found
 
@@ -105,9 +107,9 @@ def contract(name) -> dict:
         features.shape,
     )
     five_classes = build(small(name), random_data(num_classes=5)[1], seed=1)
-    plan = vit_small_ds.finetuning.transfer_weights(model, five_classes)
+    plan = vit_small_ds.training.finetuning.transfer_weights(model, five_classes)
     assert plan["fresh"] and all(
-        path.startswith(vit_small_ds.finetuning.HEAD_LAYERS) for path in plan["fresh"]
+        path.startswith(vit_small_ds.training.finetuning.HEAD_LAYERS) for path in plan["fresh"]
     ), plan
     # the same backbone
     assert np.allclose(vit_small_ds.features(five_classes, images), features, atol=1e-5), name
@@ -124,7 +126,9 @@ def save(folder):
         np.save(folder / f"{key}.npy", logits(model, images))
         if key == PRETRAINED:
             vit_small_ds.save_pretrained(model, folder / "pretrained", class_names=data.class_names)
-            np.savez(folder / "attention_maps.npz", *vit_small_ds.attention_maps(model, images))
+            np.savez(
+                folder / "attention_maps.npz", *vit_small_ds.models.attention_maps(model, images)
+            )
     return {"contracts": contracts, "saved": sorted(variants())}
 
 
@@ -152,7 +156,7 @@ def load(folder):
     saved_maps = np.load(folder / "attention_maps.npz")
     differences[f"{PRETRAINED} (attention maps)"] = max(
         float(np.abs(m - saved_maps[f"arr_{i}"]).max())
-        for i, m in enumerate(vit_small_ds.attention_maps(pretrained, images))
+        for i, m in enumerate(vit_small_ds.models.attention_maps(pretrained, images))
     )
     return differences
 
@@ -171,7 +175,7 @@ def unregistered_layers():
         if cls.__module__.startswith("vit_small_ds.") and issubclass(cls, keras.layers.Layer)
     }
     # a base class: a model holds its subclasses
-    classes.discard(vit_small_ds.lsa.ProjectedAttention)
+    classes.discard(vit_small_ds.layers.lsa.ProjectedAttention)
     return len(classes), sorted(c.__name__ for c in classes - registered)
 
 

@@ -15,19 +15,24 @@ import keras
 import numpy as np
 
 import vit_small_ds
-from vit_small_ds.jax_affine import RandAugment, RandomRotation, RandomTranslation, RandomZoom
-from vit_small_ds.devices import using_dtype_policy
-from vit_small_ds.lsa import (
+from vit_small_ds.layers.jax_affine import (
+    RandAugment,
+    RandomRotation,
+    RandomTranslation,
+    RandomZoom,
+)
+from vit_small_ds.training.devices import using_dtype_policy
+from vit_small_ds.layers.lsa import (
     CosineAttention,
     DotProductAttention,
     LinearAttention,
     MultiHeadAttentionLSA,
     TokenDense,
 )
-from vit_small_ds.regularization import DropPath, Dropout
-from vit_small_ds.shiftvit import PatchMerging, ShiftViTBlock, StackedShiftBlocks
-from vit_small_ds.spt import PatchEncoder, Patches, ShiftedPatchTokenization
-from vit_small_ds.vit import ClassToken, TransformerBlock
+from vit_small_ds.layers.regularization import DropPath, Dropout
+from vit_small_ds.models.shiftvit import PatchMerging, ShiftViTBlock, StackedShiftBlocks
+from vit_small_ds.layers.spt import PatchEncoder, Patches, ShiftedPatchTokenization
+from vit_small_ds.models.vit import ClassToken, TransformerBlock
 
 rng = np.random.default_rng(0)
 images = rng.uniform(0, 1, (2, 12, 12, 3)).astype("float32")

@@ -12,7 +12,7 @@ from conftest import TRAIN_FLAGS
 from PIL import Image
 from processes import run_command
 
-from vit_small_ds.cli import (
+from vit_small_ds.cli.commands import (
     bench,
     bench_parser,
     evaluate,
@@ -23,9 +23,9 @@ from vit_small_ds.cli import (
     train,
     train_parser,
 )
-from vit_small_ds.data import load_dataset
-from vit_small_ds.models import list_models, list_recipes
-from vit_small_ds.run import RunSpec
+from vit_small_ds.data.datasets import load_dataset
+from vit_small_ds.models.registry import list_models, list_recipes
+from vit_small_ds.training.run import RunSpec
 
 
 def last_json(text):
@@ -380,7 +380,7 @@ def test_init_from_a_run_replaces_the_head_and_freeze_backbone_trains_only_logit
 
 
 def test_curves_of_one_epoch_are_drawn():
-    from vit_small_ds.run_files import plot_history
+    from vit_small_ds.training.run_files import plot_history
 
     figure = plot_history(
         {"loss": [1.0], "val_loss": [0.9], "accuracy": [0.5], "val_accuracy": [0.6]}

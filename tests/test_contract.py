@@ -13,8 +13,15 @@ from contract import PRETRAINED, contract
 from processes import json_report
 
 import vit_small_ds
-from vit_small_ds.cli import train_parser
-from vit_small_ds.models import MODELS, RECIPES, AugmentRecipe, ModelRecipe, Preset, run_settings
+from vit_small_ds.cli.commands import train_parser
+from vit_small_ds.models.registry import (
+    MODELS,
+    RECIPES,
+    AugmentRecipe,
+    ModelRecipe,
+    Preset,
+    run_settings,
+)
 
 SCRIPT = Path(__file__).with_name("contract.py")
 

@@ -13,7 +13,7 @@ import pytest
 from processes import json_report
 
 import vit_small_ds
-from vit_small_ds.deploy import (
+from vit_small_ds.deploy.export import (
     EXPORT_FORMATS,
     QUANTIZATIONS,
     evaluate_artifact,
@@ -53,7 +53,7 @@ import json, sys
 import keras
 import numpy as np
 import vit_small_ds
-from vit_small_ds.deploy import export
+from vit_small_ds.deploy.export import export
 
 folder = sys.argv[1]
 keras.utils.set_random_seed(1)

@@ -8,9 +8,9 @@ import pytest
 
 SNIPPET = """
 import numpy as np
-from vit_small_ds.data import ImageDataset, load_dataset
-from vit_small_ds.models import build_model
-from vit_small_ds.training import TrainConfig, run_experiment
+from vit_small_ds.data.datasets import ImageDataset, load_dataset
+from vit_small_ds.models.registry import build_model
+from vit_small_ds.training.loop import TrainConfig, run_experiment
 import keras
 d = load_dataset("sample")
 data = ImageDataset(d.x_train[:128], d.y_train[:128], d.x_val[:32], d.y_val[:32], d.x_test[:32], d.y_test[:32], d.class_names)

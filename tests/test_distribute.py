@@ -15,18 +15,18 @@ if os.environ["KERAS_BACKEND"] == "tensorflow":  # JAX gets its two devices from
     tf.config.set_logical_device_configuration(tf.config.list_physical_devices("CPU")[0],
                                                [tf.config.LogicalDeviceConfiguration()] * 2)
 import keras, numpy as np
-from vit_small_ds.augmentation import vit_augmentation
-from vit_small_ds.data import ImageDataset, load_dataset
-from vit_small_ds.devices import data_parallel
-from vit_small_ds.models import model_recipe
-from vit_small_ds.training import TrainConfig, run_experiment
+from vit_small_ds.layers.augmentation import vit_augmentation
+from vit_small_ds.data.datasets import ImageDataset, load_dataset
+from vit_small_ds.training.devices import data_parallel
+from vit_small_ds.models.registry import model_recipe
+from vit_small_ds.training.loop import TrainConfig, run_experiment
 
 full = load_dataset("sample")
 data = ImageDataset(full.x_train[:256], full.y_train[:256], full.x_val[:64], full.y_val[:64],
                     full.x_test[:64], full.y_test[:64], full.class_names, "subset")
 random_layers = sys.argv[1] == "random_layers"
 if not random_layers:  # serve the batches in a fixed order (see the TensorFlow test)
-    import vit_small_ds.training as training
+    import vit_small_ds.training.loop as training
     seeded_pipeline = training.make_pipeline
     training.make_pipeline = lambda x, y, batch_size, training, batch_map=None, **shuffling: seeded_pipeline(
         x, y, batch_size, training=False, batch_map=batch_map)  # whatever the shuffling arguments: none

@@ -11,8 +11,8 @@ import vit_small_ds
 
 def test_every_docstring_example_runs():
     attempted, failed = 0, []
-    for info in pkgutil.iter_modules(vit_small_ds.__path__):
-        module = importlib.import_module(f"vit_small_ds.{info.name}")
+    for info in pkgutil.walk_packages(vit_small_ds.__path__, "vit_small_ds."):
+        module = importlib.import_module(info.name)
         result = doctest.testmod(
             module, extraglobs={"np": np}, optionflags=doctest.NORMALIZE_WHITESPACE
         )

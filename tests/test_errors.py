@@ -4,14 +4,14 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from vit_small_ds.data import ImageDataset, load_dataset
-from vit_small_ds.models import build_model
-from vit_small_ds.schedules import warmup_cosine
-from vit_small_ds.shiftvit import ShiftViTConfig, shift_channels
-from vit_small_ds.spt import ShiftedPatchTokenization
-from vit_small_ds.scoring import predict_probabilities
-from vit_small_ds.training import TrainConfig, run_experiment
-from vit_small_ds.vit import ViTConfig, create_vit_classifier
+from vit_small_ds.data.datasets import ImageDataset, load_dataset
+from vit_small_ds.models.registry import build_model
+from vit_small_ds.training.schedules import warmup_cosine
+from vit_small_ds.models.shiftvit import ShiftViTConfig, shift_channels
+from vit_small_ds.layers.spt import ShiftedPatchTokenization
+from vit_small_ds.training.scoring import predict_probabilities
+from vit_small_ds.training.loop import TrainConfig, run_experiment
+from vit_small_ds.models.vit import ViTConfig, create_vit_classifier
 
 
 def test_unknown_model_names_the_choices():

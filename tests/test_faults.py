@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from vit_small_ds import run_files
-from vit_small_ds.cli import main, train
+from vit_small_ds.training import run_files
+from vit_small_ds.cli.commands import main, train
 
 TINY = ["--model", "vit", "--transformer-layers", "1", "--num-heads", "1", "--verbose", "2"]
 TINY += ["--batch-size", "16"]

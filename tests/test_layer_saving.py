@@ -9,12 +9,17 @@ import numpy as np
 import pytest
 
 import vit_small_ds  # noqa: F401  (registers the layers)
-from vit_small_ds.jax_affine import RandAugment, RandomRotation, RandomTranslation, RandomZoom
-from vit_small_ds.lsa import ATTENTION_KINDS, make_attention
-from vit_small_ds.regularization import DropPath, Dropout
-from vit_small_ds.shiftvit import PatchMerging, ShiftViTBlock, StackedShiftBlocks
-from vit_small_ds.spt import Patches, PatchEncoder, ShiftedPatchTokenization
-from vit_small_ds.vit import ClassToken, TransformerBlock
+from vit_small_ds.layers.jax_affine import (
+    RandAugment,
+    RandomRotation,
+    RandomTranslation,
+    RandomZoom,
+)
+from vit_small_ds.layers.lsa import ATTENTION_KINDS, make_attention
+from vit_small_ds.layers.regularization import DropPath, Dropout
+from vit_small_ds.models.shiftvit import PatchMerging, ShiftViTBlock, StackedShiftBlocks
+from vit_small_ds.layers.spt import Patches, PatchEncoder, ShiftedPatchTokenization
+from vit_small_ds.models.vit import ClassToken, TransformerBlock
 
 rng = np.random.default_rng(0)
 images = rng.uniform(0, 255, (2, 8, 8, 3)).astype("float32")

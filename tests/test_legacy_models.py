@@ -18,7 +18,7 @@ SCRIPT = r"""
 import json, sys
 from pathlib import Path
 import keras, numpy as np
-import vit_small_ds.models, vit_small_ds.schedules  # register the library's layers and its old schedule
+import vit_small_ds.models.registry, vit_small_ds.training.schedules  # register the library's layers and its old schedule
 
 folder = Path(sys.argv[1])
 expected = np.load(folder / "expected.npz")

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from vit_small_ds.cli import evaluate
-from vit_small_ds.run import RunSpec
+from vit_small_ds.cli.commands import evaluate
+from vit_small_ds.training.run import RunSpec
 
 RUN = Path(__file__).with_name("fixtures") / "run_v0.2.0"
 

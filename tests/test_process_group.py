@@ -19,8 +19,8 @@ CHILD = """
 import contextlib, json, os, sys
 import keras
 import numpy as np
-from vit_small_ds import devices
-from vit_small_ds.cli import main
+from vit_small_ds.training import devices
+from vit_small_ds.cli.commands import main
 index, count, port, out, weights = sys.argv[1:]
 index, count = int(index), int(count)
 writes = []

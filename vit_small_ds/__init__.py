@@ -30,24 +30,29 @@ if "tensorflow" not in _sys.modules:
     _os.environ.setdefault("TF_ENABLE_ONEDNN_OPTS", "1")
 
 # Importing the modules that define layers registers them with Keras.
-from vit_small_ds import (
+from vit_small_ds.layers import (
     activations,
     augmentation,
     jax_affine,
     lsa,
     regularization,
-    schedules,
-    shiftvit,
     spt,
-    vit,
 )  # noqa: F401
-from vit_small_ds.attention_maps import attention_maps, plot_attention
-from vit_small_ds.augmentation import adapt_normalization
-from vit_small_ds.data import ImageDataset, load_dataset, make_pipeline, select_classes, show_images
-from vit_small_ds.deploy import evaluate_artifact, export, run_artifact
-from vit_small_ds.devices import using_dtype_policy
-from vit_small_ds.finetuning import backbone, features
-from vit_small_ds.models import (
+from vit_small_ds.models import shiftvit, vit  # noqa: F401
+from vit_small_ds.training import schedules  # noqa: F401
+from vit_small_ds.checks import FormerModules as _FormerModules
+from vit_small_ds.data.datasets import (
+    ImageDataset,
+    load_dataset,
+    make_pipeline,
+    select_classes,
+    show_images,
+)
+from vit_small_ds.deploy.export import evaluate_artifact, export, run_artifact
+from vit_small_ds.deploy.inference import Predictions, evaluate, predict
+from vit_small_ds.layers.augmentation import adapt_normalization
+from vit_small_ds.models.attention_maps import attention_maps, plot_attention
+from vit_small_ds.models.registry import (
     MODELS,
     build_model,
     create_model,
@@ -55,14 +60,53 @@ from vit_small_ds.models import (
     list_presets,
     list_recipes,
 )
-from vit_small_ds.inference import Predictions, evaluate, predict
-from vit_small_ds.run import Run, RunSpec, train
-from vit_small_ds.run_files import compare, plot_confusion_matrix, plot_history
-from vit_small_ds.saving import load_pretrained, save_pretrained
-from vit_small_ds.scoring import predict_probabilities, with_test_time_flip
-from vit_small_ds.shiftvit import SHIFTVIT_PRESETS, ShiftViTConfig, create_shiftvit_classifier
-from vit_small_ds.training import TrainConfig, run_experiment
-from vit_small_ds.vit import VIT_PRESETS, ViTConfig, create_vit_classifier
+from vit_small_ds.models.saving import load_pretrained, save_pretrained
+from vit_small_ds.models.shiftvit import (
+    SHIFTVIT_PRESETS,
+    ShiftViTConfig,
+    create_shiftvit_classifier,
+)
+from vit_small_ds.models.vit import VIT_PRESETS, ViTConfig, create_vit_classifier
+from vit_small_ds.training.devices import using_dtype_policy
+from vit_small_ds.training.finetuning import backbone, features
+from vit_small_ds.training.loop import TrainConfig, run_experiment
+from vit_small_ds.training.run import Run, RunSpec, train
+from vit_small_ds.training.run_files import compare, plot_confusion_matrix, plot_history
+from vit_small_ds.training.scoring import predict_probabilities, with_test_time_flip
+
+# The modules that moved into the sub-packages, importable by their former names for one release
+# (with a FutureWarning). data, models, training, deploy and cli are packages now: their
+# `__init__` serves the former module's names.
+_FORMER_MODULES = {
+    "activations": "layers.activations",
+    "augmentation": "layers.augmentation",
+    "jax_affine": "layers.jax_affine",
+    "label_mixing": "data.label_mixing",
+    "lsa": "layers.lsa",
+    "regularization": "layers.regularization",
+    "spt": "layers.spt",
+    "attention_maps": "models.attention_maps",
+    "cnn": "models.cnn",
+    "keras2": "models.keras2",
+    "saving": "models.saving",
+    "shiftvit": "models.shiftvit",
+    "vit": "models.vit",
+    "callbacks": "training.callbacks",
+    "devices": "training.devices",
+    "distillation": "training.distillation",
+    "finetuning": "training.finetuning",
+    "run": "training.run",
+    "run_files": "training.run_files",
+    "schedules": "training.schedules",
+    "scoring": "training.scoring",
+    "time_budget": "training.time_budget",
+    "inference": "deploy.inference",
+    "bench": "cli.bench",
+    "flags": "cli.flags",
+}
+_sys.meta_path.append(
+    _FormerModules({f"{__name__}.{a}": f"{__name__}.{b}" for a, b in _FORMER_MODULES.items()})
+)
 
 __all__ = [
     "ImageDataset",

@@ -4,10 +4,12 @@
 
 # %% auto #0
 __all__ = ['invalid_argument', 'check_positive_int', 'check_positive_ints', 'check_positive', 'check_rate', 'check_fraction',
-           'check_choice', 'deprecated_alias']
+           'check_choice', 'deprecated_alias', 'FormerModules', 'former_module_names']
 
 # %% ../nbs/00_checks.ipynb #6581de38
 import functools
+import importlib.abc
+import importlib.util
 import warnings
 
 import numpy as np
@@ -88,3 +90,49 @@ def deprecated_alias(function, former_name: str):
     alias.__name__ = alias.__qualname__ = former_name
     alias.__doc__ = f"Deprecated: use `{function.__name__}`."
     return alias
+
+# %% ../nbs/00_checks.ipynb #acae54e37e7d407bbb7b55eff062a284
+def _warn_moved(former: str, new: str):
+    warnings.warn(
+        f"{former} moved to {new}: import it from there (the former path goes in a later release)",
+        FutureWarning,
+        stacklevel=3,
+    )
+
+
+class FormerModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    "An import hook that serves each former module name from the module it moved to."
+
+    def __init__(
+        self,
+        moves: dict,  # former module name -> the module's name now
+    ):
+        self.moves = moves
+
+    def find_spec(self, name, path=None, target=None):
+        return importlib.util.spec_from_loader(name, self) if name in self.moves else None
+
+    def create_module(self, spec):
+        return None  # a module of its own, which forwards every name to the moved one
+
+    def exec_module(self, module):
+        _warn_moved(module.__name__, self.moves[module.__name__])
+        moved = importlib.import_module(self.moves[module.__name__])
+        module.__getattr__ = functools.partial(getattr, moved)
+        module.__dir__ = lambda: dir(moved)
+
+
+def former_module_names(package: str, *modules: str):
+    """A `__getattr__` for `package`, which replaced a module of its name: that module's names,
+    from the `modules` they moved to."""
+
+    def __getattr__(name):
+        if not name.startswith("__"):
+            for new in modules:
+                moved = importlib.import_module(new)
+                if hasattr(moved, name):
+                    _warn_moved(f"{package}.{name}", f"{new}.{name}")
+                    return getattr(moved, name)
+        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+
+    return __getattr__
