@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from vit_small_ds.data.datasets import image_folder_files
+from vit_small_ds.data.folders import image_folder_files
 
 
 def write_jpegs(folder: Path, images: int):

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vit_small_ds.data.datasets import FASHION_MNIST_CLASSES, DEBIAN_FASHION_MNIST, read_idx_split
+from vit_small_ds.data.named import FASHION_MNIST_CLASSES, DEBIAN_FASHION_MNIST, read_idx_split
 
 
 def balanced_subset(y, per_class, rng):

@@ -41,13 +41,8 @@ from vit_small_ds.layers import (
 from vit_small_ds.models import shiftvit, vit  # noqa: F401
 from vit_small_ds.training import schedules  # noqa: F401
 from vit_small_ds.checks import FormerModules as _FormerModules
-from vit_small_ds.data.datasets import (
-    ImageDataset,
-    load_dataset,
-    make_pipeline,
-    select_classes,
-    show_images,
-)
+from vit_small_ds.data.datasets import ImageDataset, load_dataset, select_classes, show_images
+from vit_small_ds.data.pipeline import make_pipeline
 from vit_small_ds.deploy.export import evaluate_artifact, export, run_artifact
 from vit_small_ds.deploy.inference import Predictions, evaluate, predict
 from vit_small_ds.layers.augmentation import adapt_normalization

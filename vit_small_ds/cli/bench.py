@@ -13,7 +13,7 @@ import numpy as np
 import tensorflow as tf
 
 from ..checks import check_choice, check_positive_int
-from ..data.datasets import without_autotuning
+from ..data.folders import without_autotuning
 from ..training.devices import environment, resolve_dtype_policy, using_dtype_policy
 from ..models.registry import create_model, list_presets, model_recipe
 from ..training.time_budget import seconds_per_call

@@ -13,13 +13,9 @@ import keras
 import numpy as np
 
 from ..checks import check_positive_int, invalid_argument
-from vit_small_ds.data.datasets import (
-    ImageFiles,
-    image_header,
-    is_named,
-    load_dataset,
-    make_pipeline,
-)
+from ..data.folders import ImageFiles, image_header
+from ..data.datasets import is_named, load_dataset
+from ..data.pipeline import make_pipeline
 from ..data.label_mixing import one_hot_labels
 from ..training.run import Run, RunSpec
 from ..models.saving import load_pretrained

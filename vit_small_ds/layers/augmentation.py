@@ -13,7 +13,7 @@ import numpy as np
 import tensorflow as tf
 from keras import layers
 
-from ..data.datasets import ImageFiles, without_autotuning
+from ..data.folders import ImageFiles, without_autotuning
 from vit_small_ds.layers.jax_affine import (
     RandAugment,
     RandomRotation,

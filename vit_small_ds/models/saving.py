@@ -108,7 +108,7 @@ def save_pretrained(
             (folder / name).write_text(text)
     return info
 
-# %% ../../nbs/10_saving.ipynb #401e6250
+# %% ../../nbs/10_saving.ipynb #28653be0
 def run_model_file(path) -> Path:
     "The model file `path` names: a run folder's `model.keras`, or `path` itself (a `.keras` file)."
     path = Path(path)

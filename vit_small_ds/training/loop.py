@@ -24,7 +24,9 @@ from vit_small_ds.checks import (
     check_rate,
     invalid_argument,
 )
-from ..data.datasets import ImageDataset, ImageFiles, check_splits, make_pipeline
+from ..data.datasets import ImageDataset, check_splits
+from ..data.folders import ImageFiles
+from ..data.pipeline import make_pipeline
 from .distillation import DISTILLATIONS, distillation_targets
 from vit_small_ds.training.devices import (
     DTYPE_POLICIES,

@@ -12,7 +12,8 @@ import keras
 import numpy as np
 from keras import ops
 
-from ..data.datasets import ImageFiles, make_pipeline
+from ..data.folders import ImageFiles
+from ..data.pipeline import make_pipeline
 from .devices import batch_part, gathered
 
 # %% ../../nbs/08a_scoring.ipynb #d5e3b2c4

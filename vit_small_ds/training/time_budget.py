@@ -15,7 +15,7 @@ import time
 import keras
 from keras import ops
 
-from ..data.datasets import make_pipeline
+from ..data.pipeline import make_pipeline
 
 # %% ../../nbs/09c_time_budget.ipynb #9befaf28
 def seconds_per_call(run, calls) -> list:
