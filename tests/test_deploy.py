@@ -13,13 +13,8 @@ import pytest
 from processes import json_report
 
 import vit_small_ds
-from vit_small_ds.deploy.export import (
-    EXPORT_FORMATS,
-    QUANTIZATIONS,
-    evaluate_artifact,
-    export,
-    run_artifact,
-)
+from vit_small_ds.deploy.formats import EXPORT_FORMATS, QUANTIZATIONS
+from vit_small_ds.deploy.export import evaluate_artifact, export, run_artifact
 
 SUFFIXES = {format: suffix for format, (_, suffix, _) in EXPORT_FORMATS.items()}
 SMALLEST = {

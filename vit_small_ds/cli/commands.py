@@ -13,7 +13,8 @@ import json
 import os
 import sys
 
-from ..deploy import export as deploy, inference
+from ..deploy import export as deploy
+from ..deploy import formats, inference
 from ..training import run
 from .bench import TRAINING_LOOPS, benchmark
 from ..training.callbacks import NonFiniteLossError
@@ -103,7 +104,9 @@ def evaluate(argv=None) -> dict:
     """Run `vit_small_ds_evaluate` with the command-line words `argv`; return the metrics. An
     exported artifact is scored by its own runtime (`deploy.evaluate_artifact`)."""
     given = given_arguments(evaluate_parser(), argv)
-    scorer = deploy.evaluate_artifact if deploy.is_artifact(given["source"]) else inference.evaluate
+    scorer = (
+        deploy.evaluate_artifact if formats.is_artifact(given["source"]) else inference.evaluate
+    )
     result = {"model": given["source"], **scorer(**given)}
     print(json.dumps(result))
     return result
@@ -171,14 +174,14 @@ def export_parser() -> argparse.ArgumentParser:
     p.add_argument("source", help=_SAVED_MODEL)
     p.add_argument(
         "--format",
-        choices=list(deploy.EXPORT_FORMATS),
+        choices=list(formats.EXPORT_FORMATS),
         default="saved_model",
         help="TensorFlow SavedModel (a folder), ONNX (.onnx) or LiteRT (.tflite)",
     )
     p.add_argument(
         "--quantize",
-        choices=list(deploy.QUANTIZATIONS),
-        help="; ".join(f"{name}: {what}" for name, (what, _) in deploy.QUANTIZATIONS.items())
+        choices=list(formats.QUANTIZATIONS),
+        help="; ".join(f"{name}: {what}" for name, (what, _) in formats.QUANTIZATIONS.items())
         + " (default: float32)",
     )
     p.add_argument(
@@ -194,9 +197,9 @@ def export(argv=None) -> dict:
     a = export_parser().parse_args(argv)
     name = a.source.rstrip("/").split("/")[-1].removesuffix(".keras")  # a path, or hf://user/name
     quantized = f"_{a.quantize}" if a.quantize else ""
-    output = a.output or f"exported/{name}{quantized}{deploy.EXPORT_FORMATS[a.format][1]}"
+    output = a.output or f"exported/{name}{quantized}{formats.EXPORT_FORMATS[a.format][1]}"
     signature = deploy.export(a.source, output, a.format, quantize=a.quantize)
-    print(f"Wrote {output}, and its signature {deploy.signature_path(output)}")
+    print(f"Wrote {output}, and its signature {formats.signature_path(output)}")
     return signature
 
 # %% ../../nbs/11_cli.ipynb #a2c611c8

@@ -6,7 +6,7 @@
 __all__ = ['DECODED_FORMATS', 'DECODE_THREADS', 'without_autotuning', 'ImageFiles', 'image_header', 'image_folder_files',
            'load_image_folder']
 
-# %% ../../nbs/01b_image_folders.ipynb #5617fac9
+# %% ../../nbs/01b_image_folders.ipynb #bfffe648
 import os
 import warnings
 from dataclasses import dataclass, replace

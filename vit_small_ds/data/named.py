@@ -6,7 +6,7 @@
 __all__ = ['FASHION_MNIST_CLASSES', 'CIFAR10_CLASSES', 'CIFAR100_CLASSES', 'DEBIAN_FASHION_MNIST', 'IDX_FILES', 'NAMED_DATASETS',
            'read_idx', 'read_idx_split', 'read_cifar_archive', 'DatasetNotFoundError']
 
-# %% ../../nbs/01a_named_datasets.ipynb #81d83862
+# %% ../../nbs/01a_named_datasets.ipynb #66dfe763
 import gzip
 import os
 import pickle
