@@ -25,7 +25,7 @@ from vit_small_ds.cli.commands import (
 )
 from vit_small_ds.data.datasets import load_dataset
 from vit_small_ds.models.registry import list_models, list_recipes
-from vit_small_ds.training.run import RunSpec
+from vit_small_ds.training.spec import RunSpec
 
 
 def last_json(text):

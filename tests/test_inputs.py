@@ -25,7 +25,7 @@ from PIL import Image
 
 from vit_small_ds.cli.commands import main, train
 from vit_small_ds.data.datasets import _fewest_images, load_dataset
-from vit_small_ds.training.run import RunSpec
+from vit_small_ds.training.spec import RunSpec
 
 EXAMPLES = int(os.environ.get("VIT_SMALL_DS_INPUTS", 25))
 LOG = os.environ.get("VIT_SMALL_DS_INPUTS_LOG")

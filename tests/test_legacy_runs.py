@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from vit_small_ds.cli.commands import evaluate
-from vit_small_ds.training.run import RunSpec
+from vit_small_ds.training.spec import RunSpec
 
 RUN = Path(__file__).with_name("fixtures") / "run_v0.2.0"
 

@@ -65,9 +65,10 @@ from vit_small_ds.models.vit import VIT_PRESETS, ViTConfig, create_vit_classifie
 from vit_small_ds.training.devices import using_dtype_policy
 from vit_small_ds.training.finetuning import backbone, features
 from vit_small_ds.training.loop import TrainConfig, run_experiment
-from vit_small_ds.training.run import Run, RunSpec, train
+from vit_small_ds.training.run import Run, train
 from vit_small_ds.training.run_files import compare, plot_confusion_matrix, plot_history
 from vit_small_ds.training.scoring import predict_probabilities, with_test_time_flip
+from vit_small_ds.training.spec import RunSpec
 
 # The modules that moved into the sub-packages, importable by their former names for one release
 # (with a FutureWarning). data, models, training, deploy and cli are packages now: their

@@ -28,7 +28,7 @@ from vit_small_ds.cli.flags import (
     given_arguments,
 )
 from ..models.registry import MODELS, RECIPES, list_models, list_presets, list_recipes
-from ..training.run import RunSpec
+from ..training.spec import RunSpec
 
 # what every command that reads a saved model takes
 _SAVED_MODEL = (

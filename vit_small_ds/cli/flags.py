@@ -12,7 +12,7 @@ from dataclasses import fields
 
 from fastcore.docments import docments
 
-from ..training.run import RunSpec, architecture_settings, settings_of
+from ..training.spec import RunSpec, architecture_settings, settings_of
 from ..training.loop import TrainConfig
 
 # %% ../../nbs/11a_flags.ipynb #fa000007

@@ -33,7 +33,7 @@ from vit_small_ds.deploy.formats import (
     signature_path,
 )
 from .inference import run_data, scoring_of
-from ..training.run import RunSpec
+from ..training.spec import RunSpec
 from ..models.saving import load_pretrained
 from ..training.scoring import loss_and_metrics
 
@@ -149,7 +149,7 @@ def _write_artifact(model, path: Path, format: str, quantize=None, calibration_i
         if written != path:
             _quantize_onnx(written, path, quantize, calibration_images)
 
-# %% ../../nbs/10c_deploy.ipynb #bed69309
+# %% ../../nbs/10c_deploy.ipynb #f990ea77
 def _run_calibration_images(run_config, input_shape: tuple) -> np.ndarray:
     "`CALIBRATION_IMAGES` training images (`input_shape`) of the run of `run_config`, by its seed."
     if run_config is None:

@@ -17,7 +17,8 @@ from ..data.folders import ImageFiles, image_header
 from ..data.datasets import is_named, load_dataset
 from ..data.pipeline import make_pipeline
 from ..data.label_mixing import one_hot_labels
-from ..training.run import Run, RunSpec
+from ..training.run import Run
+from ..training.spec import RunSpec
 from ..models.saving import load_pretrained
 from vit_small_ds.training.scoring import (
     compiled_for_scoring,
