@@ -10,7 +10,8 @@ SNIPPET = """
 import numpy as np
 from vit_small_ds.data.datasets import ImageDataset, load_dataset
 from vit_small_ds.models.registry import build_model
-from vit_small_ds.training.loop import TrainConfig, run_experiment
+from vit_small_ds.training.config import TrainConfig
+from vit_small_ds.training.loop import run_experiment
 import keras
 d = load_dataset("sample")
 data = ImageDataset(d.x_train[:128], d.y_train[:128], d.x_val[:32], d.y_val[:32], d.x_test[:32], d.y_test[:32], d.class_names)

@@ -19,7 +19,8 @@ from vit_small_ds.layers.augmentation import vit_augmentation
 from vit_small_ds.data.datasets import ImageDataset, load_dataset
 from vit_small_ds.training.devices import data_parallel
 from vit_small_ds.models.registry import model_recipe
-from vit_small_ds.training.loop import TrainConfig, run_experiment
+from vit_small_ds.training.config import TrainConfig
+from vit_small_ds.training.loop import run_experiment
 
 full = load_dataset("sample")
 data = ImageDataset(full.x_train[:256], full.y_train[:256], full.x_val[:64], full.y_val[:64],

@@ -10,7 +10,8 @@ from vit_small_ds.training.schedules import warmup_cosine
 from vit_small_ds.models.shiftvit import ShiftViTConfig, shift_channels
 from vit_small_ds.layers.spt import ShiftedPatchTokenization
 from vit_small_ds.training.scoring import predict_probabilities
-from vit_small_ds.training.loop import TrainConfig, run_experiment
+from vit_small_ds.training.config import TrainConfig
+from vit_small_ds.training.loop import run_experiment
 from vit_small_ds.models.vit import ViTConfig, create_vit_classifier
 
 

@@ -64,7 +64,8 @@ from vit_small_ds.models.shiftvit import (
 from vit_small_ds.models.vit import VIT_PRESETS, ViTConfig, create_vit_classifier
 from vit_small_ds.training.devices import using_dtype_policy
 from vit_small_ds.training.finetuning import backbone, features
-from vit_small_ds.training.loop import TrainConfig, run_experiment
+from vit_small_ds.training.config import TrainConfig
+from vit_small_ds.training.loop import run_experiment
 from vit_small_ds.training.run import Run, train
 from vit_small_ds.training.run_files import compare, plot_confusion_matrix, plot_history
 from vit_small_ds.training.scoring import predict_probabilities, with_test_time_flip

@@ -17,7 +17,8 @@ from ..data.folders import without_autotuning
 from ..training.devices import environment, resolve_dtype_policy, using_dtype_policy
 from ..models.registry import create_model, list_presets, model_recipe
 from ..training.time_budget import seconds_per_call
-from ..training.loop import TrainConfig, compile_model
+from ..training.config import TrainConfig
+from ..training.loop import compile_model
 
 # %% ../../nbs/12_bench.ipynb #6f767d89
 def matmul_gflops(size: int = 2048, repeats: int = 5, dtype: str = "float32") -> float:

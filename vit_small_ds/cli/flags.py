@@ -13,7 +13,7 @@ from dataclasses import fields
 from fastcore.docments import docments
 
 from ..training.spec import RunSpec, architecture_settings, settings_of
-from ..training.loop import TrainConfig
+from ..training.config import TrainConfig
 
 # %% ../../nbs/11a_flags.ipynb #fa000007
 class UsageError(ValueError):

@@ -25,7 +25,7 @@ from vit_small_ds.training.scoring import (
     predict_probabilities,
     with_test_time_flip,
 )
-from ..training.loop import TrainConfig
+from ..training.config import TrainConfig
 
 # %% ../../nbs/09f_inference.ipynb #615e95cf
 @dataclass

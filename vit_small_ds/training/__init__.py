@@ -5,4 +5,6 @@ models, layers and data below."""
 from vit_small_ds.checks import former_module_names
 
 # `vit_small_ds.training` was one module, the training loop, before it was this package
-__getattr__ = former_module_names("vit_small_ds.training", "vit_small_ds.training.loop")
+__getattr__ = former_module_names(
+    "vit_small_ds.training", "vit_small_ds.training.loop", "vit_small_ds.training.config"
+)

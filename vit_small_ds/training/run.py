@@ -31,7 +31,8 @@ from ..models.registry import MODELS, build_model
 from ..models.saving import load_pretrained, run_model_file
 from .run_files import prepare_run_folder, summary
 from .spec import RunSpec
-from .loop import checked_config, run_experiment, verbosity
+from .config import checked_config, verbosity
+from .loop import run_experiment
 
 # %% ../../nbs/09e_run.ipynb #492e3a7c
 @dataclass
