@@ -51,7 +51,7 @@ export XLA_FLAGS="--xla_backend_optimization_level=0 ${XLA_FLAGS:-}"
 # (tests/test_deploy.py exports a model trained on JAX).
 stage "component notebooks (JAX)"
 KERAS_BACKEND=jax nbdev_test --n_workers 2 --flags "${full:+slow}" \
-    --skip_file_re '^([_.]|index|tutorial|09_training|09e_run|09f_inference|09g_distillation|10c_deploy|11_cli|12_bench|13_experiments)'
+    --skip_file_re '^([_.]|index|tutorial|09_training|09e_run|09f_inference|09g_distillation|10c_deploy|10d_export_formats|11_cli|12_bench|13_experiments)'
 
 # PyTorch, the third backend: its CPU build (PyPI's torch wheel brings GBs of CUDA libraries); the
 # registry here mirrors PyTorch's index, a machine without such a mirror needs its --index-url

@@ -19,7 +19,7 @@ def settings():
 
 
 # the notebooks that need an extra beyond the runtime requirements
-EXTRAS = {"10c_deploy": "export"}
+EXTRAS = {"10c_deploy": "export", "10d_export_formats": "export"}
 
 
 def colab_cell(notebook: str):

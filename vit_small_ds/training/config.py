@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['TrainConfig', 'verbosity', 'checked_config']
 
-# %% ../../nbs/09i_train_config.ipynb #a9e5a06b
+# %% ../../nbs/09i_train_config.ipynb #f64705b8
 import sys
 import time
 from dataclasses import dataclass, field, replace

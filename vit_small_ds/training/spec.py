@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['RunSpec', 'architecture_settings', 'settings_of']
 
-# %% ../../nbs/09h_run_spec.ipynb #8c052a7e
+# %% ../../nbs/09h_run_spec.ipynb #38b3fa2c
 import json
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
