@@ -149,7 +149,7 @@ def _write_artifact(model, path: Path, format: str, quantize=None, calibration_i
         if written != path:
             _quantize_onnx(written, path, quantize, calibration_images)
 
-# %% ../../nbs/10c_deploy.ipynb #956cc10a
+# %% ../../nbs/10c_deploy.ipynb #ab3c248d
 def _run_calibration_images(run_config, input_shape: tuple) -> np.ndarray:
     "`CALIBRATION_IMAGES` training images (`input_shape`) of the run of `run_config`, by its seed."
     if run_config is None:

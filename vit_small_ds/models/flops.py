@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['vit_forward_flops', 'shiftvit_forward_flops', 'cnn_forward_flops']
 
-# %% ../../nbs/08b_flops.ipynb #f7c6a579
+# %% ../../nbs/08b_flops.ipynb #2d3140dd
 from .cnn import CNNConfig
 from .shiftvit import ShiftViTConfig
 from .vit import ViTConfig

@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['TrainConfig', 'verbosity', 'checked_config']
 
-# %% ../../nbs/09i_train_config.ipynb #f64705b8
+# %% ../../nbs/09i_train_config.ipynb #4a80e40b
 import sys
 import time
 from dataclasses import dataclass, field, replace

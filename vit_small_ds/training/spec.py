@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['RunSpec', 'architecture_settings', 'settings_of']
 
-# %% ../../nbs/09h_run_spec.ipynb #38b3fa2c
+# %% ../../nbs/09h_run_spec.ipynb #6d4cb8d9
 import json
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
