@@ -127,7 +127,7 @@ def save(folder):
         if key == PRETRAINED:
             vit_small_ds.save_pretrained(model, folder / "pretrained", class_names=data.class_names)
             np.savez(
-                folder / "attention_maps.npz", *vit_small_ds.models.attention_maps(model, images)
+                folder / "attention_maps.npz", *vit_small_ds.attention_maps(model, images)
             )
     return {"contracts": contracts, "saved": sorted(variants())}
 
@@ -156,7 +156,7 @@ def load(folder):
     saved_maps = np.load(folder / "attention_maps.npz")
     differences[f"{PRETRAINED} (attention maps)"] = max(
         float(np.abs(m - saved_maps[f"arr_{i}"]).max())
-        for i, m in enumerate(vit_small_ds.models.attention_maps(pretrained, images))
+        for i, m in enumerate(vit_small_ds.attention_maps(pretrained, images))
     )
     return differences
 
