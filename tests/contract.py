@@ -126,9 +126,7 @@ def save(folder):
         np.save(folder / f"{key}.npy", logits(model, images))
         if key == PRETRAINED:
             vit_small_ds.save_pretrained(model, folder / "pretrained", class_names=data.class_names)
-            np.savez(
-                folder / "attention_maps.npz", *vit_small_ds.attention_maps(model, images)
-            )
+            np.savez(folder / "attention_maps.npz", *vit_small_ds.attention_maps(model, images))
     return {"contracts": contracts, "saved": sorted(variants())}
 
 

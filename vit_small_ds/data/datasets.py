@@ -13,12 +13,11 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-import keras
 import matplotlib.pyplot as plt
 import numpy as np
 
 from ..checks import check_fraction, check_positive_int, invalid_argument
-from .folders import ImageFiles, image_folder_files
+from .folders import image_folder_files
 from .named import NAMED_DATASETS, _load_named
 
 # %% ../../nbs/01_data.ipynb #612b104b

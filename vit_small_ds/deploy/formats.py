@@ -7,7 +7,6 @@ __all__ = ['EXPORT_FORMATS', 'QUANTIZATIONS', 'CALIBRATION_IMAGES', 'signature_p
 
 # %% ../../nbs/10d_export_formats.ipynb #8dd0d8092fe74a7c96281538738b07e2
 import contextlib
-import json
 import logging
 import math
 import warnings

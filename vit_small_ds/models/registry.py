@@ -24,14 +24,13 @@ from vit_small_ds.layers.augmentation import (
     vit_augmentation,
 )
 from ..checks import check_choice, check_rate, invalid_argument
-from .cnn import CNN_PRESETS, CNNConfig, create_cnn_classifier
+from .cnn import CNN_PRESETS, create_cnn_classifier
 from .flops import cnn_forward_flops, shiftvit_forward_flops, vit_forward_flops
 from vit_small_ds.models.shiftvit import (
     SHIFTVIT_PRESETS,
-    ShiftViTConfig,
     create_shiftvit_classifier,
 )
-from .vit import VIT_PRESETS, ViTConfig, create_vit_classifier
+from .vit import VIT_PRESETS, create_vit_classifier
 
 # %% ../../nbs/08_models.ipynb #bb126301
 @dataclass(frozen=True)

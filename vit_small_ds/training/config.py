@@ -7,7 +7,6 @@ __all__ = ['TrainConfig', 'verbosity', 'checked_config']
 
 # %% ../../nbs/09i_train_config.ipynb #4a80e40b
 import sys
-import time
 from dataclasses import dataclass, field, replace
 
 import keras

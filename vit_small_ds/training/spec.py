@@ -11,7 +11,6 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 
 from fastcore.basics import patch
-import keras
 
 from ..checks import check_fraction, check_positive_int, check_rate, invalid_argument
 from ..data.datasets import ImageDataset, is_named, load_dataset
