@@ -166,10 +166,8 @@ def unregistered_layers():
     registered = set(keras.saving.get_custom_objects().values())
     classes = {
         cls
-        for info in pkgutil.iter_modules(vit_small_ds.__path__)
-        for _, cls in inspect.getmembers(
-            importlib.import_module(f"vit_small_ds.{info.name}"), inspect.isclass
-        )
+        for info in pkgutil.walk_packages(vit_small_ds.__path__, "vit_small_ds.")
+        for _, cls in inspect.getmembers(importlib.import_module(info.name), inspect.isclass)
         if cls.__module__.startswith("vit_small_ds.") and issubclass(cls, keras.layers.Layer)
     }
     # a base class: a model holds its subclasses
