@@ -32,8 +32,8 @@ from vit_small_ds.deploy.formats import (
     _tensor_names,
     signature_path,
 )
-from .inference import run_data, scoring_of
-from ..training.spec import RunSpec
+from .inference import recorded_run, run_data, scoring_of
+from ..training.spec import recorded_spec
 from ..models.saving import load_pretrained
 from ..training.scoring import loss_and_metrics
 
@@ -152,14 +152,14 @@ def _write_artifact(model, path: Path, format: str, quantize=None, calibration_i
 # %% ../../nbs/10c_deploy.ipynb #ab3c248d
 def _run_calibration_images(run_config, input_shape: tuple) -> np.ndarray:
     "`CALIBRATION_IMAGES` training images (`input_shape`) of the run of `run_config`, by its seed."
-    if run_config is None:
+    spec = recorded_spec(run_config)
+    if spec is None:  # no run, or one that `train` did not make: how its data was made is unknown
         raise invalid_argument(
             "calibration_images",
             None,
             "uint8 images (n, height, width, channels) for int8_static, or a run folder as the "
             "source, whose training images calibrate it",
         )
-    spec = RunSpec.from_config(run_config)
     images = run_data(input_shape, spec, run_config.get("files_hash")).x_train
     chosen = np.random.default_rng(spec.train.seed).permutation(len(images))[:CALIBRATION_IMAGES]
     return np.asarray(images[np.sort(chosen)], np.uint8)  # an image folder's files decoded
@@ -237,12 +237,11 @@ def evaluate_artifact(
     """`inference.evaluate` for an exported artifact, run by its own runtime: the test loss,
     accuracy and top-5 accuracy, scored as the run that made it scored."""
     signature = json.loads(signature_path(source).read_text())
-    recorded = signature.get("run_config")
-    spec = RunSpec.from_config(recorded) if recorded else None
+    origin = recorded_run(signature.get("run_config"))
     input_shape = tuple(signature["input"]["shape"][1:])
-    data = run_data(input_shape, spec, (recorded or {}).get("files_hash"), dataset, data_dir)
+    data = run_data(input_shape, origin.spec, origin.files_hash, dataset, data_dir)
     check_positive_int(batch_size=batch_size)
-    ran, flip = scoring_of(spec, test_time_flip)
+    ran, flip = scoring_of(origin.train, test_time_flip)
     run = artifact_runner(source)
     batches = (  # an image folder's files decoded batch by batch
         np.asarray(data.x_test[i : i + batch_size], np.uint8)

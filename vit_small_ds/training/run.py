@@ -30,7 +30,7 @@ from .scoring import predict_probabilities
 from ..models.registry import MODELS, build_model
 from ..models.saving import load_pretrained, run_model_file
 from .run_files import prepare_run_folder, summary
-from .spec import RunSpec
+from .spec import RunSpec, recorded_spec
 from .config import checked_config, verbosity
 from .loop import run_experiment
 
@@ -91,8 +91,8 @@ def _loaded_teacher(source: str, spec: RunSpec):
     """The model of the run folder `source` and its metrics, if it split the data as `spec` does
     (else it may have trained on `spec`'s validation images)."""
     model, info = load_pretrained(source)
-    recorded = info.get("run_config")
-    if not recorded or _split(RunSpec.from_config(recorded)) != _split(spec):
+    taught = recorded_spec(info.get("run_config"))
+    if taught is None or _split(taught) != _split(spec):
         dataset, validation_split, seed = _split(spec)
         raise invalid_argument(
             "teacher",
