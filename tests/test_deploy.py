@@ -140,7 +140,7 @@ def test_every_family_in_int8_is_a_quarter_of_the_size_and_as_accurate(exported,
             float32 = folder / f"{name}{suffix}"
             if not float32.exists():  # sl_vit's float32 artifacts are 10c_deploy's
                 export(model, float32, format)
-            reference = evaluate_artifact(float32, dataset="sample")["accuracy"]
+            reference = evaluate_artifact(float32, dataset="sample")["test_accuracy"]
             for quantize, (_, formats) in QUANTIZATIONS.items():
                 # int8_static: ShiftViT's convolutions here, SL-ViT's matmuls in 10c_deploy
                 if format not in formats or (quantize == "int8_static" and name != "shiftvit"):
@@ -149,7 +149,7 @@ def test_every_family_in_int8_is_a_quarter_of_the_size_and_as_accurate(exported,
                 path = folder / f"{name}_{quantize}{suffix}"
                 export(model, path, format, quantize=quantize, calibration_images=calibration)
                 assert path.stat().st_size <= 0.3 * float32.stat().st_size, path
-                accuracy = evaluate_artifact(path, dataset="sample")["accuracy"]
+                accuracy = evaluate_artifact(path, dataset="sample")["test_accuracy"]
                 assert accuracy == pytest.approx(reference, abs=0.005), (path, reference)
 
 

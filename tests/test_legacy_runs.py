@@ -31,8 +31,8 @@ def test_a_run_folder_of_0_2_reads_back_and_evaluates_to_its_own_metrics():
     written = json.loads((RUN / "metrics.json").read_text())
     result = evaluate([str(RUN)])
     assert result["test_images"] == 1000
-    assert result["accuracy"] == pytest.approx(written["test_accuracy"], abs=1e-3)
-    assert result["loss"] == pytest.approx(written["test_loss"], abs=1e-4)
+    assert result["test_accuracy"] == pytest.approx(written["test_accuracy"], abs=1e-3)
+    assert result["test_loss"] == pytest.approx(written["test_loss"], abs=1e-4)
     # the same, named (a named dataset keeps its images' size)
     named = evaluate([str(RUN), "--dataset", "sample"])
-    assert (named["accuracy"], named["test_images"]) == (result["accuracy"], 1000)
+    assert (named["test_accuracy"], named["test_images"]) == (result["test_accuracy"], 1000)

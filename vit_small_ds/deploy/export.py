@@ -255,8 +255,8 @@ def evaluate_artifact(
     targets = np.eye(classes, dtype="float32")[data.y_test] if ran.one_hot else data.y_test
     # the log-probabilities are logits of the same softmax
     logits = np.log(np.maximum(probabilities, np.finfo(np.float32).tiny))
-    scores = {"loss": float(loss(targets, logits))}
+    scores = {"test_loss": float(loss(targets, logits))}  # named as metrics.json names them
     for metric in metrics:
         metric.update_state(targets, logits)
-        scores[metric.name] = float(metric.result())
+        scores[f"test_{metric.name}"] = float(metric.result())
     return {"dataset": data.name, "test_images": len(data.x_test), **scores}

@@ -121,7 +121,7 @@ def evaluate(
     labels = one_hot_labels(data.num_classes) if ran.one_hot else None
     test = make_pipeline(data.x_test, data.y_test, batch_size, training=False, batch_map=labels)
     scores = scored.evaluate(test, verbose=0, return_dict=True)
-    scores = {name: float(value) for name, value in scores.items()}
+    scores = {f"test_{name}": float(value) for name, value in scores.items()}  # as metrics.json
     return {"dataset": data.name, "test_images": len(data.x_test), **scores}
 
 # %% ../../nbs/09f_inference.ipynb #80599bfa
