@@ -212,7 +212,7 @@ def test_help_shows_dashes_defaults_examples_and_every_registered_choice():
     text = train_parser().format_help()
     for flag, default in [
         ("--epochs", "10"),
-        ("--batch-size", "128"),
+        ("--batch-size", "256"),  # the default run's: its preset's, not TrainConfig's 128
         ("--seed", "42"),
         ("--validation-split", "0.1"),
     ]:

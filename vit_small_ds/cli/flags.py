@@ -103,8 +103,9 @@ def function_parser(
 # %% ../../nbs/11a_flags.ipynb #fa000016
 def add_spec_flags(parser: argparse.ArgumentParser):
     """A flag for each setting of `RunSpec`, of its `TrainConfig` and of the families'
-    architectures, declared where the setting is."""
-    defaults = settings_of(RunSpec())
+    architectures, declared where the setting is. The defaults shown are a run's given no flags:
+    the default model at its first preset, with the settings the preset brings."""
+    defaults = settings_of(RunSpec.resolve())
     for spec, title in ((RunSpec, "the model, the data, the devices"), (TrainConfig, "training")):
         group, docs = parser.add_argument_group(title), docments(spec)
         for f in fields(spec):
