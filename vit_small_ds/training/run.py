@@ -31,7 +31,7 @@ from ..models.registry import MODELS, build_model
 from ..models.saving import load_pretrained, run_model_file
 from .run_files import prepare_run_folder, summary
 from .spec import RunSpec, recorded_spec
-from .config import checked_config, verbosity
+from .config import checked_config, teacher_settings, verbosity
 from .loop import run_experiment
 
 # %% ../../nbs/09e_run.ipynb #492e3a7c
@@ -135,18 +135,9 @@ def _teacher(spec: RunSpec, data: ImageDataset, own_data: ImageDataset, keep_fil
             length = {"time_budget": t.time_budget * TEACHER_TIME_SHARE} if t.time_budget else {}
             taught = RunSpec.resolve(
                 model=source,
-                dataset=spec.dataset,
-                data_dir=spec.data_dir,
-                image_size=spec.image_size,
-                validation_split=spec.validation_split,
-                distribute=spec.distribute,
-                seed=t.seed,
+                **teacher_settings(spec, t),
                 **(length or {"epochs": t.epochs}),
-                dtype_policy=t.dtype_policy,
-                cache=t.cache,
                 output=folder and str(folder),
-                overwrite=t.overwrite,
-                verbose=t.verbose,
             )
             run = train(taught, data=own_data, keep_files=keep_files)
             model, metrics = run.model, run.metrics

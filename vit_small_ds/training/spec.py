@@ -21,7 +21,7 @@ from vit_small_ds.models.registry import (
     model_recipe,
     run_settings,
 )
-from .config import TrainConfig
+from .config import TEACHER_SHARES, TrainConfig
 
 # %% ../../nbs/09h_run_spec.ipynb #a217d54b
 @dataclass(frozen=True)
@@ -44,15 +44,19 @@ class RunSpec:
     random_erasing: float = None
     # 'sample', 'cifar10', 'cifar100', 'fashion_mnist', 'mnist', or a folder with a sub-folder per
     # class
-    dataset: str = "sample"
-    data_dir: str = None  # a folder with the named datasets' original archives, for offline use
-    image_size: int = None  # resize a folder's images to this square size; None: their own
-    validation_split: float = 0.1  # share of each class of the training images held out
+    dataset: str = field(default="sample", metadata=TEACHER_SHARES)
+    # a folder with the named datasets' original archives, for offline use
+    data_dir: str = field(default=None, metadata=TEACHER_SHARES)
+    # resize a folder's images to this square size; None: their own
+    image_size: int = field(default=None, metadata=TEACHER_SHARES)
+    # share of each class of the training images held out
+    validation_split: float = field(default=0.1, metadata=TEACHER_SHARES)
     # start from a saved model's weights: a run folder, a .keras file, a save_pretrained folder, a
     # Keras 2 SavedModel, or hf://user/name (build it with its preset)
     init_from: str = None
     freeze_backbone: bool = False  # train only the logits layer (linear probing)
-    distribute: bool = False  # train data-parallel on every local device (GPUs, else CPUs)
+    # train data-parallel on every local device (GPUs, else CPUs)
+    distribute: bool = field(default=False, metadata=TEACHER_SHARES)
     # a group of processes on JAX, one per machine, where the cluster's environment does not say:
     # process 0's host:port, e.g. 10.0.0.1:1234
     coordinator_address: str = None
