@@ -30,9 +30,8 @@ from vit_small_ds.training.devices import (
 from .scoring import check_labels
 
 # %% ../../nbs/09i_train_config.ipynb #acae54e37e7d407bbb7b55eff062a284
-TEACHER_SHARES = {
-    "teacher_shares": True
-}  # a field's metadata: a teacher the run trains uses it too
+# a field's metadata: a teacher that the run trains uses the run's value too
+TEACHER_SHARES = {"teacher_shares": True}
 
 
 def teacher_settings(*configs) -> dict:
