@@ -15,7 +15,7 @@ import json
 
 import keras
 
-from vit_small_ds.cli.bench import benchmark
+from vit_small_ds.cli.benchmark import benchmark
 from vit_small_ds.models.vit import VIT_PRESETS
 
 CONFIGS = [  # (model, batch size, dtype policy, training loop, overrides)

@@ -18,7 +18,7 @@ os.environ["KERAS_BACKEND"] = "tensorflow"
 import tensorflow as tf
 from tensorflow.tsl.profiler.protobuf import xplane_pb2
 
-from vit_small_ds.cli.bench import training_on_random_data
+from vit_small_ds.cli.benchmark import training_on_random_data
 from vit_small_ds.training.devices import using_dtype_policy
 
 WRAPPERS = ("Process", "Run")  # events that contain the ops rather than being ops

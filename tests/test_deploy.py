@@ -14,7 +14,7 @@ from processes import json_report
 
 import vit_small_ds
 from vit_small_ds.deploy.formats import EXPORT_FORMATS, QUANTIZATIONS
-from vit_small_ds.deploy.export import evaluate_artifact, export, run_artifact
+from vit_small_ds.deploy.artifacts import evaluate_artifact, export, run_artifact
 
 SUFFIXES = {format: suffix for format, (_, suffix, _) in EXPORT_FORMATS.items()}
 SMALLEST = {
@@ -48,7 +48,7 @@ import json, sys
 import keras
 import numpy as np
 import vit_small_ds
-from vit_small_ds.deploy.export import export
+from vit_small_ds.deploy.artifacts import export
 
 folder = sys.argv[1]
 keras.utils.set_random_seed(1)

@@ -6,6 +6,7 @@ This file is the one that nbdev leaves to us. The version comes from the install
 metadata (settings.ini's `version`, through setup.py).
 """
 
+import importlib as _importlib
 import importlib.metadata as _importlib_metadata
 import importlib.util as _importlib_util
 import os as _os
@@ -43,7 +44,7 @@ from vit_small_ds.training import schedules  # noqa: F401
 from vit_small_ds.checks import FormerModules as _FormerModules
 from vit_small_ds.data.datasets import ImageDataset, load_dataset, select_classes, show_images
 from vit_small_ds.data.pipeline import make_pipeline
-from vit_small_ds.deploy.export import evaluate_artifact, export, run_artifact
+from vit_small_ds.deploy.artifacts import evaluate_artifact, export, run_artifact
 from vit_small_ds.deploy.inference import Predictions, evaluate, predict
 from vit_small_ds.layers.augmentation import adapt_normalization
 from vit_small_ds.models.attention_maps import attention_maps, plot_attention
@@ -71,39 +72,52 @@ from vit_small_ds.training.run_files import compare, plot_confusion_matrix, plot
 from vit_small_ds.training.scoring import predict_probabilities, with_test_time_flip
 from vit_small_ds.training.spec import RunSpec
 
-# The modules that moved into the sub-packages, importable by their former names for one release
-# (with a FutureWarning). data, models, training, deploy and cli are packages now: their
-# `__init__` serves the former module's names.
+# The modules that moved into the sub-packages, by their former names for one release: each name
+# taken from one is served from where it lives now, with a FutureWarning that says where. data,
+# models, training, deploy and cli are packages now: their `__init__` does the same.
 _FORMER_MODULES = {
-    "activations": "layers.activations",
-    "augmentation": "layers.augmentation",
-    "jax_affine": "layers.jax_affine",
-    "label_mixing": "data.label_mixing",
-    "lsa": "layers.lsa",
-    "regularization": "layers.regularization",
-    "spt": "layers.spt",
-    "attention_maps": "models.attention_maps",
-    "cnn": "models.cnn",
-    "keras2": "models.keras2",
-    "saving": "models.saving",
-    "shiftvit": "models.shiftvit",
-    "vit": "models.vit",
-    "callbacks": "training.callbacks",
-    "devices": "training.devices",
-    "distillation": "training.distillation",
-    "finetuning": "training.finetuning",
-    "run": "training.run",
-    "run_files": "training.run_files",
-    "schedules": "training.schedules",
-    "scoring": "training.scoring",
-    "time_budget": "training.time_budget",
-    "inference": "deploy.inference",
-    "bench": "cli.bench",
-    "flags": "cli.flags",
+    "activations": ("layers.activations",),
+    "augmentation": ("layers.augmentation",),
+    "jax_affine": ("layers.jax_affine",),
+    "label_mixing": ("data.label_mixing",),
+    "lsa": ("layers.lsa",),
+    "regularization": ("layers.regularization",),
+    "spt": ("layers.spt",),
+    "attention_maps": ("models.attention_maps",),
+    "cnn": ("models.cnn",),
+    "keras2": ("models.keras2",),
+    "saving": ("models.saving",),
+    "shiftvit": ("models.shiftvit",),
+    "vit": ("models.vit",),
+    "callbacks": ("training.callbacks",),
+    "devices": ("training.devices",),
+    "distillation": ("training.distillation",),
+    "finetuning": ("training.finetuning",),
+    "run": ("training.run", "training.spec"),
+    "run_files": ("training.run_files", "models.saving"),
+    "schedules": ("training.schedules",),
+    "scoring": ("training.scoring",),
+    "time_budget": ("training.time_budget",),
+    "inference": ("deploy.inference",),
+    "bench": ("cli.benchmark",),
+    "flags": ("cli.flags",),
 }
 _sys.meta_path.append(
-    _FormerModules({f"{__name__}.{a}": f"{__name__}.{b}" for a, b in _FORMER_MODULES.items()})
+    _FormerModules(
+        {
+            f"{__name__}.{former}": tuple(f"{__name__}.{module}" for module in modules)
+            for former, modules in _FORMER_MODULES.items()
+        }
+    )
 )
+
+
+def __getattr__(name):
+    "A former module as an attribute (`vit_small_ds.run_files`), as `import` serves it."
+    if name in _FORMER_MODULES:
+        return _importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "ImageDataset",

@@ -4,7 +4,7 @@
 
 # %% auto #0
 __all__ = ['invalid_argument', 'check_positive_int', 'check_positive_ints', 'check_positive', 'check_rate', 'check_fraction',
-           'check_choice', 'deprecated_alias', 'FormerModules', 'former_module_names']
+           'check_choice', 'deprecated_alias', 'former_module_names', 'FormerModules']
 
 # %% ../nbs/00_checks.ipynb #6581de38
 import functools
@@ -92,20 +92,40 @@ def deprecated_alias(function, former_name: str):
     return alias
 
 # %% ../nbs/00_checks.ipynb #acae54e37e7d407bbb7b55eff062a284
-def _warn_moved(former: str, new: str):
-    warnings.warn(
-        f"{former} moved to {new}: import it from there (the former path goes in a later release)",
-        FutureWarning,
-        stacklevel=3,
-    )
+def _home(name: str, modules: tuple):
+    "The module of `modules` whose `__all__` lists `name`, else the first that has it."
+    having = [m for m in map(importlib.import_module, modules) if hasattr(m, name)]
+    defining = [m for m in having if name in getattr(m, "__all__", ())]
+    return (defining or having or [None])[0]
+
+
+def former_module_names(
+    former: str,  # the former module's name
+    *modules: str,  # the modules its names are in now
+):
+    "A module `__getattr__` serving the `former` module's names from the `modules` they moved to."
+
+    def __getattr__(name):
+        home = None if name.startswith("__") else _home(name, modules)
+        if home is None:
+            raise AttributeError(f"module {former!r} has no attribute {name!r}")
+        warnings.warn(
+            f"{former}.{name} moved to {home.__name__}.{name}: import it from there "
+            "(the former path goes in a later release)",
+            FutureWarning,
+            stacklevel=2,
+        )
+        return getattr(home, name)
+
+    return __getattr__
 
 
 class FormerModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    "An import hook that serves each former module name from the module it moved to."
+    "An import hook that serves each former module's names from the modules they moved to."
 
     def __init__(
         self,
-        moves: dict,  # former module name -> the module's name now
+        moves: dict,  # former module name -> the names of the modules its names are in now
     ):
         self.moves = moves
 
@@ -113,26 +133,7 @@ class FormerModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         return importlib.util.spec_from_loader(name, self) if name in self.moves else None
 
     def create_module(self, spec):
-        return None  # a module of its own, which forwards every name to the moved one
+        return None  # a module of its own, which forwards every name to where it moved
 
     def exec_module(self, module):
-        _warn_moved(module.__name__, self.moves[module.__name__])
-        moved = importlib.import_module(self.moves[module.__name__])
-        module.__getattr__ = functools.partial(getattr, moved)
-        module.__dir__ = lambda: dir(moved)
-
-
-def former_module_names(package: str, *modules: str):
-    """A `__getattr__` for `package`, which replaced a module of its name: that module's names,
-    from the `modules` they moved to."""
-
-    def __getattr__(name):
-        if not name.startswith("__"):
-            for new in modules:
-                moved = importlib.import_module(new)
-                if hasattr(moved, name):
-                    _warn_moved(f"{package}.{name}", f"{new}.{name}")
-                    return getattr(moved, name)
-        raise AttributeError(f"module {package!r} has no attribute {name!r}")
-
-    return __getattr__
+        module.__getattr__ = former_module_names(module.__name__, *self.moves[module.__name__])

@@ -13,10 +13,10 @@ import json
 import os
 import sys
 
-from ..deploy import export as deploy
+from ..deploy import artifacts
 from ..deploy import formats, inference
 from ..training import run
-from .bench import TRAINING_LOOPS, benchmark
+from .benchmark import TRAINING_LOOPS, benchmark
 from ..training.callbacks import NonFiniteLossError
 from ..checks import check_positive_int
 from ..training.devices import DTYPE_POLICIES, ProcessGroupError
@@ -102,10 +102,10 @@ def evaluate_parser() -> argparse.ArgumentParser:
 
 def evaluate(argv=None) -> dict:
     """Run `vit_small_ds_evaluate` with the command-line words `argv`; return the metrics. An
-    exported artifact is scored by its own runtime (`deploy.evaluate_artifact`)."""
+    exported artifact is scored by its own runtime (`artifacts.evaluate_artifact`)."""
     given = given_arguments(evaluate_parser(), argv)
     scorer = (
-        deploy.evaluate_artifact if formats.is_artifact(given["source"]) else inference.evaluate
+        artifacts.evaluate_artifact if formats.is_artifact(given["source"]) else inference.evaluate
     )
     result = {"model": given["source"], **scorer(**given)}
     print(json.dumps(result))
@@ -198,7 +198,7 @@ def export(argv=None) -> dict:
     name = a.source.rstrip("/").split("/")[-1].removesuffix(".keras")  # a path, or hf://user/name
     quantized = f"_{a.quantize}" if a.quantize else ""
     output = a.output or f"exported/{name}{quantized}{formats.EXPORT_FORMATS[a.format][1]}"
-    signature = deploy.export(a.source, output, a.format, quantize=a.quantize)
+    signature = artifacts.export(a.source, output, a.format, quantize=a.quantize)
     print(f"Wrote {output}, and its signature {formats.signature_path(output)}")
     return signature
 

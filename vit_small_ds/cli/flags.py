@@ -106,7 +106,11 @@ def add_spec_flags(parser: argparse.ArgumentParser):
     architectures, declared where the setting is. The defaults shown are a run's given no flags:
     the default model at its first preset, with the settings the preset brings."""
     defaults = settings_of(RunSpec.resolve())
-    for spec, title in ((RunSpec, "the model, the data, the devices"), (TrainConfig, "training")):
+    shown = f"defaults: a run given no flags, {defaults['model']} at preset {defaults['preset']}"
+    for spec, title in (
+        (RunSpec, f"the model, the data, the devices ({shown})"),
+        (TrainConfig, "training"),
+    ):
         group, docs = parser.add_argument_group(title), docments(spec)
         for f in fields(spec):
             if f.name not in ("architecture", "train"):

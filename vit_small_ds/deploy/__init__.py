@@ -5,5 +5,5 @@ from vit_small_ds.checks import former_module_names
 
 # `vit_small_ds.deploy` was one module, the export, before it was this package
 __getattr__ = former_module_names(
-    "vit_small_ds.deploy", "vit_small_ds.deploy.export", "vit_small_ds.deploy.formats"
+    "vit_small_ds.deploy", "vit_small_ds.deploy.artifacts", "vit_small_ds.deploy.formats"
 )

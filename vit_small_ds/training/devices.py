@@ -117,7 +117,7 @@ def process_group() -> tuple:
 
 def batch_part() -> tuple:
     """`(index, count)` of this process in its group: the part of every batch it feeds
-    (`data.make_pipeline(part=...)`); None for a process alone."""
+    (`data.pipeline.make_pipeline(part=...)`); None for a process alone."""
     index, count = process_group()
     return (index, count) if count > 1 else None
 

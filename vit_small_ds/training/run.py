@@ -153,8 +153,8 @@ def _teacher(spec: RunSpec, data: ImageDataset, own_data: ImageDataset, keep_fil
 # %% ../../nbs/09e_run.ipynb #a800ec21
 def train(
     spec: RunSpec = None,  # a run (`RunSpec.resolve`, `RunSpec.from_run`)
-    # the data itself, e.g. a `data.select_classes` subset, instead of loading `spec.dataset`; the
-    # run records its name as its dataset
+    # the data itself, e.g. a `data.datasets.select_classes` subset, instead of loading
+    # `spec.dataset`; the run records its name as its dataset
     data: ImageDataset = None,
     # False: the run's files go to a temporary folder, deleted after; the `Run` holds its model,
     # history and metrics

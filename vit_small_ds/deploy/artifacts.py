@@ -33,7 +33,6 @@ from vit_small_ds.deploy.formats import (
     signature_path,
 )
 from .inference import recorded_run, run_data, scoring_of
-from ..training.spec import recorded_spec
 from ..models.saving import load_pretrained
 from ..training.scoring import loss_and_metrics
 
@@ -152,16 +151,16 @@ def _write_artifact(model, path: Path, format: str, quantize=None, calibration_i
 # %% ../../nbs/10c_deploy.ipynb #ab3c248d
 def _run_calibration_images(run_config, input_shape: tuple) -> np.ndarray:
     "`CALIBRATION_IMAGES` training images (`input_shape`) of the run of `run_config`, by its seed."
-    spec = recorded_spec(run_config)
-    if spec is None:  # no run, or one that `train` did not make: how its data was made is unknown
+    origin = recorded_run(run_config)
+    if origin.spec is None:  # no run, or one `train` did not make: how its data was made is unknown
         raise invalid_argument(
             "calibration_images",
             None,
             "uint8 images (n, height, width, channels) for int8_static, or a run folder as the "
             "source, whose training images calibrate it",
         )
-    images = run_data(input_shape, spec, run_config.get("files_hash")).x_train
-    chosen = np.random.default_rng(spec.train.seed).permutation(len(images))[:CALIBRATION_IMAGES]
+    images = run_data(input_shape, origin.spec, origin.files_hash).x_train
+    chosen = np.random.default_rng(origin.train.seed).permutation(len(images))[:CALIBRATION_IMAGES]
     return np.asarray(images[np.sort(chosen)], np.uint8)  # an image folder's files decoded
 
 # %% ../../nbs/10c_deploy.ipynb #0323a9c5
@@ -173,7 +172,7 @@ def _write_from_files(saved: str, path: str, format: str, quantize: str, calibra
 
 def _write_on_tensorflow(model, path: Path, format: str, quantize, calibration_images):
     "`_write_artifact` in a TensorFlow process, from `model` saved as `.keras`."
-    script = "import sys\nfrom vit_small_ds.deploy.export import _write_from_files\n"
+    script = "import sys\nfrom vit_small_ds.deploy.artifacts import _write_from_files\n"
     script += "_write_from_files(*sys.argv[1:])"
     with tempfile.TemporaryDirectory() as scratch:
         saved, calibration = Path(scratch, "model.keras"), ""
