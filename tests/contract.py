@@ -24,7 +24,7 @@ PRETRAINED = "sl_vit"
 
 
 def small(name):
-    "build_model settings of a small `name`: one transformer block where the family has them."
+    "create_model settings of a small `name`: one transformer block where the family has them."
     return {
         "model": name,
         **({"transformer_layers": 1} if "transformer_layers" in _settings(name) else {}),
@@ -40,7 +40,7 @@ def _settings(name):
 
 
 def variants():
-    """name -> build_model settings: every registered model as it is, and ViT and SL-ViT (attention
+    """name -> create_model settings: every registered model as it is, and ViT and SL-ViT (attention
     without and with LSA's mask and temperature) with each other attention kind."""
     found = {name: small(name) for name in vit_small_ds.list_models()}
     for name in ("vit", "sl_vit"):
@@ -62,8 +62,8 @@ def random_data(num_classes=10):
 
 def build(settings, data, seed):
     keras.utils.set_random_seed(seed)
-    return vit_small_ds.build_model(
-        settings["model"], data, **{k: v for k, v in settings.items() if k != "model"}
+    return vit_small_ds.create_model(
+        settings["model"], data=data, **{k: v for k, v in settings.items() if k != "model"}
     )
 
 

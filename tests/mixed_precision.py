@@ -22,6 +22,7 @@ from vit_small_ds.layers.jax_affine import (
     RandomZoom,
 )
 from vit_small_ds.training.devices import using_dtype_policy
+from vit_small_ds.training.loop import run_experiment
 from vit_small_ds.layers.lsa import (
     CosineAttention,
     DotProductAttention,
@@ -161,15 +162,15 @@ def train_save_and_load(folder):
     )
     keras.utils.set_random_seed(0)
     with using_dtype_policy("mixed_bfloat16"):
-        model = vit_small_ds.build_model("sl_vit", data, transformer_layers=1)
-    vit_small_ds.run_experiment(
+        model = vit_small_ds.create_model("sl_vit", data=data, transformer_layers=1)
+    run_experiment(
         model,
         data,
         vit_small_ds.TrainConfig(epochs=1, batch_size=64, dtype_policy="mixed_bfloat16", verbose=0),
     )
     path = Path(folder) / "bf16.keras"
     model.save(path)
-    float32_twin = vit_small_ds.build_model("sl_vit", data, transformer_layers=1)
+    float32_twin = vit_small_ds.create_model("sl_vit", data=data, transformer_layers=1)
     float32_twin.load_weights(path)
     probabilities = [
         vit_small_ds.predict_probabilities(m, data.x_test) for m in (model, float32_twin)

@@ -13,10 +13,10 @@ import pytest
 from processes import json_report
 
 import vit_small_ds
-from vit_small_ds.deploy.formats import EXPORT_FORMATS, QUANTIZATIONS
-from vit_small_ds.deploy.artifacts import evaluate_artifact, export, run_artifact
+from vit_small_ds.deploy.formats import EXPORT_FORMATS
+from vit_small_ds.deploy.artifacts import artifact_runner, evaluate_artifact, export
 
-SUFFIXES = {format: suffix for format, (_, suffix, _) in EXPORT_FORMATS.items()}
+SUFFIXES = {format: record.suffix for format, record in EXPORT_FORMATS.items()}
 SMALLEST = {
     "sl_vit": ("small", {"transformer_layers": 1}),
     "vit": ("small", {"transformer_layers": 1}),
@@ -53,7 +53,7 @@ from vit_small_ds.deploy.artifacts import export
 folder = sys.argv[1]
 keras.utils.set_random_seed(1)
 data = vit_small_ds.load_dataset("sample")
-model = vit_small_ds.build_model("sl_vit", data, "small", transformer_layers=1)
+model = vit_small_ds.create_model("sl_vit", "small", data=data, transformer_layers=1)
 model.compile("adam", keras.losses.SparseCategoricalCrossentropy(from_logits=True))
 model.fit(data.x_train[:256], data.y_train[:256], batch_size=64, verbose=0)
 model.save(f"{folder}/model.keras")
@@ -81,7 +81,7 @@ def exported(data, tmp_path_factory):
     )
     keras.utils.set_random_seed(1)
     for name, (preset, overrides) in SMALLEST.items():
-        model = vit_small_ds.build_model(name, data, preset, **overrides)
+        model = vit_small_ds.create_model(name, preset, data=data, **overrides)
         model.compile("adam", keras.losses.SparseCategoricalCrossentropy(from_logits=True))
         model.fit(data.x_train[:256], data.y_train[:256], batch_size=64, verbose=0)
         references[name] = vit_small_ds.predict_probabilities(model, images)
@@ -93,8 +93,9 @@ def exported(data, tmp_path_factory):
 
 def assert_runs_as_keras(path, reference, images):
     "The artifact at `path` gives `reference` at batch 1 and 7, within 1e-5, and the same classes."
+    run = artifact_runner(path)
     for n in (1, 7):
-        probabilities = run_artifact(path, images[:n])
+        probabilities = run(images[:n])
         np.testing.assert_allclose(probabilities, reference[:n], atol=1e-5, err_msg=str(path))
         assert (probabilities.argmax(1) == reference[:n].argmax(1)).all(), path
 
@@ -141,9 +142,9 @@ def test_every_family_in_int8_is_a_quarter_of_the_size_and_as_accurate(exported,
             if not float32.exists():  # sl_vit's float32 artifacts are 10c_deploy's
                 export(model, float32, format)
             reference = evaluate_artifact(float32, dataset="sample")["test_accuracy"]
-            for quantize, (_, formats) in QUANTIZATIONS.items():
+            for quantize in EXPORT_FORMATS[format].quantizations:
                 # int8_static: ShiftViT's convolutions here, SL-ViT's matmuls in 10c_deploy
-                if format not in formats or (quantize == "int8_static" and name != "shiftvit"):
+                if quantize == "int8_static" and name != "shiftvit":
                     continue
                 calibration = data.x_train[:512] if quantize == "int8_static" else None
                 path = folder / f"{name}_{quantize}{suffix}"

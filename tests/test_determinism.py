@@ -9,14 +9,14 @@ import pytest
 SNIPPET = """
 import numpy as np
 from vit_small_ds.data.datasets import ImageDataset, load_dataset
-from vit_small_ds.models.registry import build_model
+from vit_small_ds.models.registry import create_model
 from vit_small_ds.training.config import TrainConfig
 from vit_small_ds.training.loop import run_experiment
 import keras
 d = load_dataset("sample")
 data = ImageDataset(d.x_train[:128], d.y_train[:128], d.x_val[:32], d.y_val[:32], d.x_test[:32], d.y_test[:32], d.class_names)
 keras.utils.set_random_seed(7)
-model = build_model("sl_vit", data, transformer_layers=1)
+model = create_model("sl_vit", data=data, transformer_layers=1)
 history, _ = run_experiment(model, data, TrainConfig(epochs=1, batch_size=32, seed=7, verbose=0))
 print(repr(history["loss"][0]))
 """

@@ -5,7 +5,7 @@ import pytest
 from PIL import Image
 
 from vit_small_ds.data.datasets import ImageDataset, load_dataset
-from vit_small_ds.models.registry import build_model
+from vit_small_ds.models.registry import create_model
 from vit_small_ds.training.schedules import warmup_cosine
 from vit_small_ds.models.shiftvit import ShiftViTConfig, shift_channels
 from vit_small_ds.layers.spt import ShiftedPatchTokenization
@@ -17,7 +17,7 @@ from vit_small_ds.models.vit import ViTConfig, create_vit_classifier
 
 def test_unknown_model_names_the_choices():
     with pytest.raises(ValueError, match=r"model='resnet'") as error:
-        build_model("resnet", load_dataset("sample"))
+        create_model("resnet", data=load_dataset("sample"))
     assert "sl_vit" in str(error.value) and "shiftvit" in str(error.value)
 
 
@@ -77,7 +77,7 @@ def test_image_folder_problems(tmp_path):
 
 def test_predict_checks_rank_and_channels():
     data = load_dataset("sample")
-    model = build_model("vit", data)
+    model = create_model("vit", data=data)
     with pytest.raises(ValueError, match=r"images.shape=\(28, 28, 1\)"):
         predict_probabilities(model, data.x_test[0])
     with pytest.raises(ValueError, match=r"\(n, 28, 28, 1\)"):

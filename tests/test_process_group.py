@@ -36,6 +36,7 @@ if index == 1:
 if count > 1:
     devices.join_process_group(f"localhost:{port}", count, index)
 import vit_small_ds as vsd
+from vit_small_ds.training.loop import run_experiment
 
 rng = np.random.default_rng(0)
 y = np.arange(96) % 3
@@ -51,7 +52,7 @@ def train(argv):  # as vit_small_ds_train does, with a tiny model
     with group, devices.stops_with_the_group():
         model = vsd.create_model("sl_vit", "small", input_shape=(16, 16, 3), num_classes=3,
                                  normalize_on=data.x_train, **tiny)
-        vsd.run_experiment(model, data, vsd.TrainConfig(epochs=1, batch_size=16, output=out))
+        run_experiment(model, data, vsd.TrainConfig(epochs=1, batch_size=16, output=out))
         np.savez(weights + ".partial.npz", *model.get_weights())
         os.replace(weights + ".partial.npz", weights)
         print("writes under the run folder:", json.dumps(writes), flush=True)

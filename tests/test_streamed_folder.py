@@ -18,6 +18,7 @@ IMAGE_SIZE = 128  # decoded, the 18,141 training images are 850 MB
 CHILD = """
 import json, resource, sys
 import vit_small_ds as vsd
+from vit_small_ds.training.loop import run_experiment
 
 def peak_mb():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -29,9 +30,9 @@ tiny = dict(image_size=16, patch_size=8, transformer_layers=1, projection_dim=16
 model = vsd.create_model("vit", "small", input_shape=data.input_shape, num_classes=3,
                          augment="none", normalize_on=few.x_train, **tiny)
 config = vsd.TrainConfig(epochs=1, batch_size=250, learning_rate=3e-3, verbose=0)
-vsd.run_experiment(model, few, config)
+run_experiment(model, few, config)
 few_peak = peak_mb()
-_, metrics = vsd.run_experiment(model, data, config)
+_, metrics = run_experiment(model, data, config)
 print(json.dumps({"few_peak_mb": few_peak, "all_peak_mb": peak_mb(),
                   "train_images": len(data.x_train), "test_accuracy": metrics["test_accuracy"]}))
 """

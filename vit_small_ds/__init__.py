@@ -11,6 +11,7 @@ import importlib.metadata as _importlib_metadata
 import importlib.util as _importlib_util
 import os as _os
 import sys as _sys
+import warnings as _warnings
 
 __version__ = _importlib_metadata.version("vit_small_ds")
 
@@ -44,29 +45,15 @@ from vit_small_ds.training import schedules  # noqa: F401
 from vit_small_ds.checks import FormerModules as _FormerModules
 from vit_small_ds.data.datasets import ImageDataset, load_dataset, select_classes, show_images
 from vit_small_ds.data.pipeline import make_pipeline
-from vit_small_ds.deploy.artifacts import evaluate_artifact, export, run_artifact
+from vit_small_ds.deploy.artifacts import artifact_runner, evaluate_artifact, export
 from vit_small_ds.deploy.inference import Predictions, evaluate, predict
 from vit_small_ds.layers.augmentation import adapt_normalization
 from vit_small_ds.models.attention_maps import attention_maps, plot_attention
-from vit_small_ds.models.registry import (
-    MODELS,
-    build_model,
-    create_model,
-    list_models,
-    list_presets,
-    list_recipes,
-)
+from vit_small_ds.models.registry import create_model, list_models, list_presets, list_recipes
 from vit_small_ds.models.saving import load_pretrained, save_pretrained
-from vit_small_ds.models.shiftvit import (
-    SHIFTVIT_PRESETS,
-    ShiftViTConfig,
-    create_shiftvit_classifier,
-)
-from vit_small_ds.models.vit import VIT_PRESETS, ViTConfig, create_vit_classifier
 from vit_small_ds.training.devices import using_dtype_policy
 from vit_small_ds.training.finetuning import backbone, features
 from vit_small_ds.training.config import TrainConfig
-from vit_small_ds.training.loop import run_experiment
 from vit_small_ds.training.run import Run, train
 from vit_small_ds.training.run_files import compare, plot_confusion_matrix, plot_history
 from vit_small_ds.training.scoring import predict_probabilities, with_test_time_flip
@@ -112,32 +99,50 @@ _sys.meta_path.append(
 )
 
 
+# Names the top level no longer offers, each with the one way that replaces it there, and its module
+_FORMER_NAMES = {
+    "MODELS": ("list_models()", "models.registry"),
+    "VIT_PRESETS": ("list_presets(name)", "models.vit"),
+    "SHIFTVIT_PRESETS": ("list_presets('shiftvit')", "models.shiftvit"),
+    "ViTConfig": ("create_model(name, preset, **settings)", "models.vit"),
+    "ShiftViTConfig": ("create_model('shiftvit', preset, **settings)", "models.shiftvit"),
+    "build_model": ("create_model(name, preset, data=data)", "models.registry"),
+    "create_vit_classifier": ("create_model(name, preset)", "models.vit"),
+    "create_shiftvit_classifier": ("create_model('shiftvit', preset)", "models.shiftvit"),
+    "run_experiment": ("train(...)", "training.loop"),
+    "run_artifact": ("artifact_runner(path)(images)", "deploy.artifacts"),
+}
+
+
 def __getattr__(name):
-    "A former module as an attribute (`vit_small_ds.run_files`), as `import` serves it."
+    """A former module as an attribute (`vit_small_ds.run_files`), as `import` serves it; a name
+    the top level no longer offers, from its module, with a FutureWarning."""
     if name in _FORMER_MODULES:
         return _importlib.import_module(f"{__name__}.{name}")
+    if name in _FORMER_NAMES:
+        instead, module = _FORMER_NAMES[name]
+        _warnings.warn(
+            f"vit_small_ds.{name} is no longer in the top-level API: use {instead}, or import "
+            f"it from vit_small_ds.{module}",
+            FutureWarning,
+            stacklevel=2,
+        )
+        return getattr(_importlib.import_module(f"{__name__}.{module}"), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = [
     "ImageDataset",
-    "MODELS",
     "Predictions",
     "Run",
     "RunSpec",
-    "SHIFTVIT_PRESETS",
-    "ShiftViTConfig",
     "TrainConfig",
-    "VIT_PRESETS",
-    "ViTConfig",
     "adapt_normalization",
+    "artifact_runner",
     "attention_maps",
     "backbone",
-    "build_model",
     "compare",
     "create_model",
-    "create_shiftvit_classifier",
-    "create_vit_classifier",
     "evaluate",
     "evaluate_artifact",
     "export",
@@ -153,8 +158,6 @@ __all__ = [
     "plot_history",
     "predict",
     "predict_probabilities",
-    "run_artifact",
-    "run_experiment",
     "save_pretrained",
     "select_classes",
     "show_images",

@@ -176,12 +176,12 @@ def export_parser() -> argparse.ArgumentParser:
         "--format",
         choices=list(formats.EXPORT_FORMATS),
         default="saved_model",
-        help="TensorFlow SavedModel (a folder), ONNX (.onnx) or LiteRT (.tflite)",
+        help=", ".join(record.title for record in formats.EXPORT_FORMATS.values()),
     )
     p.add_argument(
         "--quantize",
         choices=list(formats.QUANTIZATIONS),
-        help="; ".join(f"{name}: {what}" for name, (what, _) in formats.QUANTIZATIONS.items())
+        help="; ".join(f"{name}: {what}" for name, what in formats.QUANTIZATIONS.items())
         + " (default: float32)",
     )
     p.add_argument(
@@ -195,9 +195,7 @@ def export_parser() -> argparse.ArgumentParser:
 def export(argv=None) -> dict:
     "Run `vit_small_ds_export` with the command-line words `argv`; return the signature."
     a = export_parser().parse_args(argv)
-    name = a.source.rstrip("/").split("/")[-1].removesuffix(".keras")  # a path, or hf://user/name
-    quantized = f"_{a.quantize}" if a.quantize else ""
-    output = a.output or f"exported/{name}{quantized}{formats.EXPORT_FORMATS[a.format][1]}"
+    output = a.output or artifacts.artifact_path(a.source, a.format, a.quantize)
     signature = artifacts.export(a.source, output, a.format, quantize=a.quantize)
     print(f"Wrote {output}, and its signature {formats.signature_path(output)}")
     return signature

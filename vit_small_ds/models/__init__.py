@@ -3,7 +3,17 @@ name and preset, attention maps, and saving and loading. Imports the layers and 
 
 from vit_small_ds.checks import former_module_names
 
+# Each family registers its names as it is imported, in the order `list_models` gives them
+from vit_small_ds.models import vit  # noqa: F401
+from vit_small_ds.models import shiftvit  # noqa: F401
+from vit_small_ds.models import cnn  # noqa: F401
+
+_FAMILIES = ("vit", "shiftvit", "cnn")
+
 # `vit_small_ds.models` was one module, the registry, before it was this package
 __getattr__ = former_module_names(
-    "vit_small_ds.models", "vit_small_ds.models.registry", "vit_small_ds.models.flops"
+    "vit_small_ds.models",
+    "vit_small_ds.models.registry",
+    "vit_small_ds.models.flops",
+    *(f"vit_small_ds.models.{family}" for family in _FAMILIES),
 )

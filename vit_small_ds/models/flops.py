@@ -5,18 +5,13 @@
 # %% auto #0
 __all__ = ['vit_forward_flops', 'shiftvit_forward_flops', 'cnn_forward_flops']
 
-# %% ../../nbs/08b_flops.ipynb #2d3140dd
-from .cnn import CNNConfig
-from .shiftvit import ShiftViTConfig
-from .vit import ViTConfig
-
 # %% ../../nbs/08b_flops.ipynb #78e537d3
 def _dense(positions, widths):
     "FLOPs of a chain of dense layers of `widths` (input first) applied at `positions` places."
     return 2 * positions * sum(a * b for a, b in zip(widths, widths[1:]))
 
 
-def vit_forward_flops(c: ViTConfig) -> int:
+def vit_forward_flops(c) -> int:
     "Forward FLOPs of one image through the ViT of config `c` (matmuls only, see above)."
     n, d, heads = c.num_tokens, c.projection_dim, c.num_heads
     patch = c.patch_size**2 * c.input_shape[-1] * (5 if c.spt else 1)
@@ -37,7 +32,7 @@ def vit_forward_flops(c: ViTConfig) -> int:
     )
 
 
-def shiftvit_forward_flops(c: ShiftViTConfig) -> int:
+def shiftvit_forward_flops(c) -> int:
     "Forward FLOPs of one image through the ShiftViT of config `c` (the shift itself is free)."
     sides, width = c.stage_sizes, c.projection_dim
     total = 2 * sides[0] ** 2 * c.patch_size**2 * c.input_shape[-1] * width  # patch projection
@@ -49,7 +44,7 @@ def shiftvit_forward_flops(c: ShiftViTConfig) -> int:
     return total + 2 * width * c.num_classes
 
 
-def cnn_forward_flops(c: CNNConfig) -> int:
+def cnn_forward_flops(c) -> int:
     "Forward FLOPs of one image through the CNN of config `c` (convolutions and the logits)."
 
     def conv(side, kernel, inputs, outputs):

@@ -15,6 +15,7 @@ import numpy as np
 from keras import layers, ops
 
 from ..layers.activations import gelu
+from ..layers.augmentation import shiftvit_augmentation
 from vit_small_ds.checks import (
     check_positive_int,
     check_positive_ints,
@@ -23,6 +24,8 @@ from vit_small_ds.checks import (
 )
 from ..layers.regularization import DropPath, Dropout
 from ..layers.spt import translate
+from .flops import shiftvit_forward_flops
+from .registry import FASHION_TRAINING, ModelRecipe, Preset, register_model
 
 # %% ../../nbs/06_shiftvit.ipynb #0ca40c1f
 def check_num_div(num_div: int):
@@ -328,3 +331,22 @@ def create_shiftvit_classifier(
     # float32 under mixed precision too: softmax, loss, metrics
     logits = layers.Dense(c.num_classes, name="logits", dtype="float32")(x)
     return keras.Model(inputs, logits, name=name)
+
+# %% ../../nbs/06_shiftvit.ipynb #11f4edb0
+def _shiftvit_augmentation(config, normalize_on):
+    return shiftvit_augmentation(config.input_shape[0], config.image_size)
+
+
+register_model(
+    "shiftvit",
+    ModelRecipe(
+        {
+            **{name: Preset(config) for name, config in SHIFTVIT_PRESETS.items()},
+            "fashion": Preset(SHIFTVIT_PRESETS["small"], training=FASHION_TRAINING),
+        },
+        create_shiftvit_classifier,
+        _shiftvit_augmentation,
+        shiftvit_forward_flops,
+        default_preset="fashion",
+    ),
+)

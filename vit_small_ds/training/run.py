@@ -27,7 +27,7 @@ from vit_small_ds.training.devices import (
 )
 from .finetuning import start_from
 from .scoring import predict_probabilities
-from ..models.registry import MODELS, build_model
+from ..models.registry import MODELS, create_model
 from ..models.saving import load_pretrained, run_model_file
 from .run_files import prepare_run_folder, summary
 from .spec import RunSpec, recorded_spec
@@ -182,10 +182,10 @@ def train(
     keras.utils.set_random_seed(spec.train.seed)
     distribution = data_parallel() if spec.distribute else contextlib.nullcontext()
     with distribution, using_dtype_policy(spec.train.dtype_policy):
-        model = build_model(
+        model = create_model(
             spec.model,
-            data,
             spec.preset,
+            data=data,
             augment=spec.augment,
             random_erasing=spec.random_erasing,
             **spec.architecture,

@@ -10,8 +10,6 @@ import json
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 
-from fastcore.basics import patch
-
 from ..checks import check_fraction, check_positive_int, check_rate, invalid_argument
 from ..data.datasets import ImageDataset, is_named, load_dataset
 from vit_small_ds.models.registry import (
@@ -23,9 +21,47 @@ from vit_small_ds.models.registry import (
 )
 from .config import TEACHER_SHARES, TrainConfig
 
+# %% ../../nbs/09h_run_spec.ipynb #7fb27b941602401d91542211134fc71a
+class _RunSpecMethods:
+    """`RunSpec`'s methods: made from what is given, read back from a run, its data loaded. A class
+    of their own, so that `RunSpec`'s cell is its list of settings."""
+
+    @classmethod
+    def resolve(cls, base: "RunSpec" = None, **given) -> "RunSpec":
+        """The run that `given` describes, each setting by its name (a field of `RunSpec` or of
+        `TrainConfig`, or an architecture setting), over the model's preset and recipe or, for a
+        run done again, over the settings of `base`."""
+        return _resolved(cls, base, given)
+
+    @classmethod
+    def from_config(cls, recorded: dict) -> "RunSpec":
+        "The spec that a run's `config.json`, read as a dict, records."
+        return _recorded(cls, recorded)
+
+    @classmethod
+    def from_run(cls, folder) -> "RunSpec":
+        "The spec that a run folder's `config.json` (or that file, named) records."
+        path = Path(folder)
+        path = path if path.suffix == ".json" else path / "config.json"
+        if not path.is_file():
+            raise invalid_argument(
+                "config", str(folder), "a run folder or its config.json", FileNotFoundError
+            )
+        return cls.from_config(json.loads(path.read_text()))
+
+    def split_data(self, data_dir: str = None) -> ImageDataset:
+        "The run's dataset, split as the run splits it (`data_dir`: where it is instead, offline)."
+        return load_dataset(
+            self.dataset,
+            data_dir=data_dir or self.data_dir,
+            validation_split=self.validation_split,
+            seed=self.train.seed,
+            image_size=self.image_size,
+        )
+
 # %% ../../nbs/09h_run_spec.ipynb #a217d54b
 @dataclass(frozen=True)
-class RunSpec:
+class RunSpec(_RunSpecMethods):
     """One training run: the model and how it is made, the data, how it trains (`train`) and on
     which devices. Its fields and `train`'s are `vit_small_ds_train`'s flags, their comments the
     help."""
@@ -133,11 +169,8 @@ def settings_of(spec: RunSpec) -> dict:
     return {**own, "architecture": dict(spec.architecture), **asdict(spec.train)}
 
 
-@patch(cls_method=True)
-def resolve(cls: RunSpec, base: RunSpec = None, **given) -> RunSpec:
-    """The run that `given` describes, each setting by its name (a field of `RunSpec` or of
-    `TrainConfig`, or an architecture setting), over the model's preset and recipe or, for a run
-    done again, over the settings of `base`."""
+def _resolved(cls, base: RunSpec, given: dict) -> RunSpec:
+    "`RunSpec.resolve`: the spec of class `cls` that `given` describes, over `base` if any."
     settable = architecture_settings()
     known = {*_OWN, *_TRAINING, "architecture", *settable}
     for name, value in given.items():
@@ -165,9 +198,8 @@ def resolve(cls: RunSpec, base: RunSpec = None, **given) -> RunSpec:
     return spec
 
 # %% ../../nbs/09h_run_spec.ipynb #5d5ff727
-@patch(cls_method=True)
-def from_config(cls: RunSpec, recorded: dict) -> RunSpec:
-    "The spec that a run's `config.json`, read as a dict, records."
+def _recorded(cls, recorded: dict) -> RunSpec:
+    "`RunSpec.from_config`: the spec of class `cls` that the `config.json` `recorded` records."
     if "run" in recorded:  # version 0.2.0: flat, the dataset's resolved path beside it
         settable = architecture_settings()
         flat = {
@@ -186,30 +218,6 @@ def from_config(cls: RunSpec, recorded: dict) -> RunSpec:
     if is_named(spec.dataset):  # earlier runs recorded an image_size they ignored
         spec = replace(spec, image_size=None)
     return spec
-
-
-@patch
-def split_data(self: RunSpec, data_dir: str = None) -> ImageDataset:
-    "The run's dataset, split as the run splits it (`data_dir`: where it is instead, offline)."
-    return load_dataset(
-        self.dataset,
-        data_dir=data_dir or self.data_dir,
-        validation_split=self.validation_split,
-        seed=self.train.seed,
-        image_size=self.image_size,
-    )
-
-
-@patch(cls_method=True)
-def from_run(cls: RunSpec, folder) -> RunSpec:
-    "The spec that a run folder's `config.json` (or that file, named) records."
-    path = Path(folder)
-    path = path if path.suffix == ".json" else path / "config.json"
-    if not path.is_file():
-        raise invalid_argument(
-            "config", str(folder), "a run folder or its config.json", FileNotFoundError
-        )
-    return cls.from_config(json.loads(path.read_text()))
 
 # %% ../../nbs/09h_run_spec.ipynb #2f286d42
 def recorded_spec(
