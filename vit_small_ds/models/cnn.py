@@ -6,18 +6,13 @@
 __all__ = ['CNN_PRESETS', 'CNN_TRAINING', 'CNNConfig', 'residual_block', 'create_cnn_classifier']
 
 # %% ../../nbs/06a_cnn.ipynb #37987adb
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 
 import keras
 from keras import layers
 
-from vit_small_ds.checks import (
-    check_positive_int,
-    check_positive_ints,
-    check_rate,
-    invalid_argument,
-)
+from ..checks import POSITIVE_INT, POSITIVE_INTS, RATE, check_fields, invalid_argument
 from ..layers.augmentation import flip_shift_augmentation
 from .flops import cnn_forward_flops
 from .registry import ModelRecipe, Preset, register_model
@@ -29,23 +24,19 @@ class CNNConfig:
     blocks, each stage after the first halving the side and doubling the width."""
 
     input_shape: tuple = (28, 28, 1)
-    image_size: int = 28  # images resized to this square size first
-    widths: tuple = (32, 64, 128)  # channels of each stage
-    blocks_per_stage: int = 1  # residual blocks in each stage
-    dropout: float = 0.0  # dropout before the logits
-    num_classes: int = 10
+    # images resized to this square size first
+    image_size: int = field(default=28, metadata=POSITIVE_INT)
+    # channels of each stage
+    widths: tuple = field(default=(32, 64, 128), metadata=POSITIVE_INTS)
+    # residual blocks in each stage
+    blocks_per_stage: int = field(default=1, metadata=POSITIVE_INT)
+    dropout: float = field(default=0.0, metadata=RATE)  # dropout before the logits
+    num_classes: int = field(default=10, metadata=POSITIVE_INT)
 
     def __post_init__(self):
-        self.input_shape, self.widths = tuple(self.input_shape), tuple(self.widths)
-        check_positive_int(
-            image_size=self.image_size,
-            blocks_per_stage=self.blocks_per_stage,
-            num_classes=self.num_classes,
-        )
-        check_rate(dropout=self.dropout)
+        check_fields(self)
         if not self.widths:
             raise invalid_argument("widths", self.widths, "a channel count for each stage")
-        check_positive_ints(widths=self.widths)
 
 
 CNN_PRESETS = {"small": CNNConfig()}

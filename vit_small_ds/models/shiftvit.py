@@ -7,7 +7,7 @@ __all__ = ['SHIFTVIT_PRESETS', 'check_num_div', 'shift_channels', 'ShiftViTBlock
            'ShiftViTConfig', 'create_shiftvit_classifier']
 
 # %% ../../nbs/06_shiftvit.ipynb #f880ed6c
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from fastcore.basics import patch
 import keras
@@ -17,9 +17,11 @@ from keras import layers, ops
 from ..layers.activations import gelu
 from ..layers.augmentation import shiftvit_augmentation
 from vit_small_ds.checks import (
+    POSITIVE_INT,
+    POSITIVE_INTS,
+    RATE,
+    check_fields,
     check_positive_int,
-    check_positive_ints,
-    check_rate,
     invalid_argument,
 )
 from ..layers.regularization import DropPath, Dropout
@@ -239,35 +241,28 @@ class ShiftViTConfig:
     "ShiftViT architecture; defaults are the keras-io ShiftViT example's CIFAR-10 settings."
 
     input_shape: tuple = (32, 32, 3)
-    image_size: int = 48  # crop size after resizing to input + 20
-    patch_size: int = 4
-    projection_dim: int = 96
-    stage_depths: tuple = (2, 4, 8, 2)  # shift blocks in each stage
-    num_div: int = 12  # 4 groups of (a stage's channels // num_div) channels are shifted
-    shift_pixel: int = 1  # pixels each group moves
-    mlp_expand_ratio: int = 2
-    dropout: float = 0.2
-    drop_path_rate: float = 0.2
+    image_size: int = field(
+        default=48, metadata=POSITIVE_INT
+    )  # crop size after resizing to input + 20
+    patch_size: int = field(default=4, metadata=POSITIVE_INT)
+    projection_dim: int = field(default=96, metadata=POSITIVE_INT)
+    # shift blocks in each stage
+    stage_depths: tuple = field(default=(2, 4, 8, 2), metadata=POSITIVE_INTS)
+    # 4 groups of (a stage's channels // num_div) channels are shifted
+    num_div: int = field(default=12, metadata={"check": check_num_div})
+    shift_pixel: int = field(default=1, metadata=POSITIVE_INT)  # pixels each group moves
+    mlp_expand_ratio: int = field(default=2, metadata=POSITIVE_INT)
+    dropout: float = field(default=0.2, metadata=RATE)
+    drop_path_rate: float = field(default=0.2, metadata=RATE)
     layer_norm_eps: float = 1e-5
-    num_classes: int = 10
+    num_classes: int = field(default=10, metadata=POSITIVE_INT)
 
     def __post_init__(self):
-        self.input_shape, self.stage_depths = tuple(self.input_shape), tuple(self.stage_depths)
-        check_positive_int(
-            image_size=self.image_size,
-            patch_size=self.patch_size,
-            projection_dim=self.projection_dim,
-            num_classes=self.num_classes,
-            shift_pixel=self.shift_pixel,
-            mlp_expand_ratio=self.mlp_expand_ratio,
-        )
-        check_num_div(self.num_div)
-        check_rate(dropout=self.dropout, drop_path_rate=self.drop_path_rate)
+        check_fields(self)
         if not self.stage_depths:
             raise invalid_argument(
                 "stage_depths", self.stage_depths, "a block count for each stage"
             )
-        check_positive_ints(stage_depths=self.stage_depths)
         smallest = min(self.stage_sizes)
         if self.shift_pixel >= smallest:
             raise ValueError(

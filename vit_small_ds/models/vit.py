@@ -7,7 +7,7 @@ __all__ = ['POOLS', 'VIT_PRESETS', 'FASHION_PRESET', 'ViTConfig', 'mlp', 'Transf
            'create_vit_classifier']
 
 # %% ../../nbs/05_vit.ipynb #daba1211
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from fastcore.basics import patch
 import keras
@@ -16,10 +16,10 @@ from keras import layers, ops
 from ..layers.activations import gelu
 from ..layers.augmentation import vit_augmentation
 from vit_small_ds.checks import (
-    check_choice,
-    check_positive_int,
-    check_positive_ints,
-    check_rate,
+    POSITIVE_INT,
+    POSITIVE_INTS,
+    RATE,
+    check_fields,
     invalid_argument,
 )
 from ..layers.lsa import ATTENTION_KINDS, make_attention
@@ -37,60 +37,42 @@ class ViTConfig:
     "Architecture of a ViT classifier; defaults are the keras-io example's CIFAR-100 SL-ViT."
 
     input_shape: tuple = (32, 32, 3)  # shape of one input image
-    image_size: int = 72  # side the images are resized to before patching
-    patch_size: int = 6
-    transformer_layers: int = 8
-    projection_dim: int = 64  # token width
-    num_heads: int = 4
-    head_dim: int = (
-        None  # width of each attention head; None: projection_dim (the keras-io example's)
-    )
-    transformer_units: tuple = (128, 64)  # MLP of each block; the last must equal projection_dim
-    mlp_head_units: tuple = (2048, 1024)  # widths of the head's hidden layers; none: a linear head
-    dropout: float = 0.1  # in the transformer blocks
-    head_dropout: float = 0.5
+    # side the images are resized to before patching
+    image_size: int = field(default=72, metadata=POSITIVE_INT)
+    patch_size: int = field(default=6, metadata=POSITIVE_INT)
+    transformer_layers: int = field(default=8, metadata=POSITIVE_INT)
+    projection_dim: int = field(default=64, metadata=POSITIVE_INT)  # token width
+    num_heads: int = field(default=4, metadata=POSITIVE_INT)
+    # width of each attention head; None: projection_dim (the keras-io example's)
+    head_dim: int = field(default=None, metadata=POSITIVE_INT)
+    # MLP of each block; the last must equal projection_dim
+    transformer_units: tuple = field(default=(128, 64), metadata=POSITIVE_INTS)
+    # widths of the head's hidden layers; none: a linear head
+    mlp_head_units: tuple = field(default=(2048, 1024), metadata=POSITIVE_INTS)
+    dropout: float = field(default=0.1, metadata=RATE)  # in the transformer blocks
+    head_dropout: float = field(default=0.5, metadata=RATE)
     layer_norm_eps: float = 1e-6
-    num_classes: int = 100
-    pool: str = "flatten"  # what the head sees: tokens 'flatten'ed, their 'mean', or a 'cls' token
+    num_classes: int = field(default=100, metadata=POSITIVE_INT)
+    # what the head sees: tokens 'flatten'ed, their 'mean', or a 'cls' token
+    pool: str = field(default="flatten", metadata={"choices": POOLS})
     # stochastic depth of the last block, rising linearly from 0 at the first (timm's rule)
-    drop_path_rate: float = 0.0
+    drop_path_rate: float = field(default=0.0, metadata=RATE)
     spt: bool = True  # Shifted Patch Tokenization; False: plain patches
     lsa: bool = True  # Locality Self-Attention; False: standard attention
-    attention: str = "standard"  # 'standard', 'cosine' or 'linear'
+    # 'standard', 'cosine' or 'linear'
+    attention: str = field(default="standard", metadata={"choices": ATTENTION_KINDS})
 
     def __post_init__(self):
-        self.input_shape, self.transformer_units = (
-            tuple(self.input_shape),
-            tuple(self.transformer_units),
-        )
-        self.mlp_head_units = tuple(self.mlp_head_units)
-        check_positive_int(
-            image_size=self.image_size,
-            patch_size=self.patch_size,
-            transformer_layers=self.transformer_layers,
-            projection_dim=self.projection_dim,
-            num_heads=self.num_heads,
-            num_classes=self.num_classes,
-        )
-        if self.head_dim is not None:
-            check_positive_int(head_dim=self.head_dim)
+        check_fields(self)
         check_patch_size(self.patch_size, self.image_size)
         if len(self.input_shape) != 3:
             raise invalid_argument("input_shape", self.input_shape, "(height, width, channels)")
-        check_positive_ints(
-            transformer_units=self.transformer_units, mlp_head_units=self.mlp_head_units
-        )
         if not self.transformer_units or self.transformer_units[-1] != self.projection_dim:
             raise invalid_argument(
                 "transformer_units",
                 self.transformer_units,
                 f"units ending in projection_dim={self.projection_dim} (the residual adds them)",
             )
-        check_rate(
-            dropout=self.dropout, head_dropout=self.head_dropout, drop_path_rate=self.drop_path_rate
-        )
-        check_choice(ATTENTION_KINDS, attention=self.attention)
-        check_choice(POOLS, pool=self.pool)
 
 # %% ../../nbs/05_vit.ipynb #62dc661c
 @patch(as_prop=True)

@@ -12,10 +12,10 @@ from dataclasses import dataclass, field, fields, replace
 import keras
 
 from vit_small_ds.checks import (
-    check_choice,
-    check_positive,
-    check_positive_int,
-    check_rate,
+    POSITIVE,
+    POSITIVE_INT,
+    RATE,
+    check_fields,
     invalid_argument,
 )
 from ..data.datasets import ImageDataset, check_splits
@@ -50,24 +50,27 @@ class TrainConfig:
     its files go. Each field is also a flag of `vit_small_ds_train` (`--batch-size`), with its
     comment as the help."""
 
-    epochs: int = 10  # epochs to train
+    epochs: int = field(default=10, metadata=POSITIVE_INT)  # epochs to train
     # minutes of training: plans the number of epochs itself (instead of `epochs`), the schedule
     # ending on time
-    time_budget: float = None
-    patience: int = None  # stop after this many epochs without a better validation accuracy
-    batch_size: int = 128  # images per step
-    learning_rate: float = 1e-3  # peak of the warm-up cosine schedule
+    time_budget: float = field(default=None, metadata=POSITIVE)
+    # stop after this many epochs without a better validation accuracy
+    patience: int = field(default=None, metadata=POSITIVE_INT)
+    batch_size: int = field(default=128, metadata=POSITIVE_INT)  # images per step
+    # peak of the warm-up cosine schedule
+    learning_rate: float = field(default=1e-3, metadata=POSITIVE)
     weight_decay: float = 1e-4  # AdamW's weight decay
-    warmup_fraction: float = 0.1  # share of the steps spent warming up
-    label_smoothing: float = 0.0  # label smoothing of the loss
+    # share of the steps spent warming up
+    warmup_fraction: float = field(default=0.1, metadata=RATE)
+    label_smoothing: float = field(default=0.0, metadata=RATE)  # label smoothing of the loss
     mixing: bool = False  # MixUp / CutMix on the training batches
     # each epoch shows 1/n of the training images n times, augmented differently
-    repeated_augmentation: int = 1
+    repeated_augmentation: int = field(default=1, metadata=POSITIVE_INT)
     # seed of the splits, the initial weights and the augmentation
     seed: int = field(default=42, metadata=TEACHER_SHARES)
     # keep a moving average of the weights, with this momentum per step (0.998: about the last 500
     # steps); validation, the best checkpoint and the saved model use it. None: the trained weights
-    ema_momentum: float = None
+    ema_momentum: float = field(default=None, metadata=RATE)
     test_time_flip: bool = False  # score each test image and its mirror image, averaged
     # learn from a teacher's answers too: 'cnn' (a small CNN trained first, in the time budget's
     # `distillation.TEACHER_TIME_SHARE`), or a run folder of the same data, split and seed
@@ -92,34 +95,13 @@ class TrainConfig:
     verbose: int = field(default=None, metadata={"choices": (0, 1, 2), **TEACHER_SHARES})
 
     def __post_init__(self):
-        _check_train(self)
+        check_fields(self)
 
     @property
     def one_hot(self) -> bool:
         """Whether the targets are probability vectors (label smoothing, mixing, distillation)
         rather than class ids."""
         return self.mixing or self.label_smoothing > 0 or self.teacher is not None
-
-# %% ../../nbs/09i_train_config.ipynb #8ce0476c
-def _check_train(config: TrainConfig):
-    "Raise a ValueError naming the first setting of `config` that cannot work."
-    check_positive_int(
-        epochs=config.epochs,
-        batch_size=config.batch_size,
-        repeated_augmentation=config.repeated_augmentation,
-    )
-    check_rate(warmup_fraction=config.warmup_fraction, label_smoothing=config.label_smoothing)
-    check_positive(learning_rate=config.learning_rate)
-    if config.time_budget is not None:
-        check_positive(time_budget=config.time_budget)
-    if config.patience is not None:
-        check_positive_int(patience=config.patience)
-    if config.ema_momentum is not None:
-        check_rate(ema_momentum=config.ema_momentum)
-    check_choice(DTYPE_POLICIES, dtype_policy=config.dtype_policy)
-    check_choice(DISTILLATIONS, distillation=config.distillation)
-    if config.verbose is not None:
-        check_choice((0, 1, 2), verbose=config.verbose)
 
 # %% ../../nbs/09i_train_config.ipynb #1b657549
 def verbosity(verbose: int = None) -> int:

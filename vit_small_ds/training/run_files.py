@@ -11,7 +11,6 @@ import csv
 import json
 import os
 import shutil
-from dataclasses import asdict
 from pathlib import Path
 
 import keras
@@ -179,7 +178,6 @@ def finish_run(
         "fit_wall_seconds": round(fit_seconds, 1),
         "backend": keras.backend.backend(),
         "devices": replicas(),
-        "train_config": asdict(config),
     }
     if not is_main_process():
         return history, metrics

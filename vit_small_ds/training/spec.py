@@ -10,7 +10,7 @@ import json
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 
-from ..checks import check_fraction, check_positive_int, check_rate, invalid_argument
+from ..checks import FRACTION, POSITIVE_INT, RATE, check_fields, invalid_argument
 from ..data.datasets import ImageDataset, is_named, load_dataset
 from vit_small_ds.models.registry import (
     MODELS,
@@ -77,16 +77,16 @@ class RunSpec(_RunSpecMethods):
     augment: str = field(default=None, metadata={"choices": list_recipes})
     # probability of erasing a rectangle of each training image, after the recipe; None: the
     # recipe's
-    random_erasing: float = None
+    random_erasing: float = field(default=None, metadata=RATE)
     # 'sample', 'cifar10', 'cifar100', 'fashion_mnist', 'mnist', or a folder with a sub-folder per
     # class
     dataset: str = field(default="sample", metadata=TEACHER_SHARES)
     # a folder with the named datasets' original archives, for offline use
     data_dir: str = field(default=None, metadata=TEACHER_SHARES)
     # resize a folder's images to this square size; None: their own
-    image_size: int = field(default=None, metadata=TEACHER_SHARES)
+    image_size: int = field(default=None, metadata={**POSITIVE_INT, **TEACHER_SHARES})
     # share of each class of the training images held out
-    validation_split: float = field(default=0.1, metadata=TEACHER_SHARES)
+    validation_split: float = field(default=0.1, metadata={**FRACTION, **TEACHER_SHARES})
     # start from a saved model's weights: a run folder, a .keras file, a save_pretrained folder, a
     # Keras 2 SavedModel, or hf://user/name (build it with its preset)
     init_from: str = None
@@ -96,7 +96,7 @@ class RunSpec(_RunSpecMethods):
     # a group of processes on JAX, one per machine, where the cluster's environment does not say:
     # process 0's host:port, e.g. 10.0.0.1:1234
     coordinator_address: str = None
-    num_processes: int = None  # processes in the group
+    num_processes: int = field(default=None, metadata=POSITIVE_INT)  # processes in the group
     process_id: int = None  # this process's number, 0 to num_processes - 1
     train: TrainConfig = field(default_factory=TrainConfig)  # how the model trains
 
@@ -107,6 +107,7 @@ class RunSpec(_RunSpecMethods):
             for name, value in self.architecture.items()
         }
         object.__setattr__(self, "architecture", architecture)
+        check_fields(self)
         _check_run(self)
 
     @property
@@ -119,13 +120,7 @@ class RunSpec(_RunSpecMethods):
 
 # %% ../../nbs/09h_run_spec.ipynb #faea11c4
 def _check_run(spec: RunSpec):
-    "Raise a ValueError naming the first setting of `spec` that cannot work."
-    check_fraction(validation_split=spec.validation_split)
-    for name in ("image_size", "num_processes"):
-        if getattr(spec, name) is not None:
-            check_positive_int(**{name: getattr(spec, name)})
-    if spec.random_erasing is not None:
-        check_rate(random_erasing=spec.random_erasing)
+    "Raise a ValueError naming the first setting of `spec` that cannot work with another."
     if spec.freeze_backbone and not spec.init_from:
         raise invalid_argument(
             "freeze_backbone", True, "--init-from as well: a frozen backbone needs a trained model"
