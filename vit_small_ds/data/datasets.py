@@ -4,7 +4,7 @@
 
 # %% auto #0
 __all__ = ['SAMPLE_PATH', 'ImageDataset', 'stratified_split', 'check_splits', 'is_named', 'load_dataset', 'select_classes',
-           'show_images']
+           'mirror_symmetric', 'show_images']
 
 # %% ../../nbs/01_data.ipynb #75a7599d
 import hashlib
@@ -234,6 +234,16 @@ def select_classes(data, classes, per_class: dict = None, seed: int = 42):
     return ImageDataset(
         *splits, [data.class_names[c] for c in classes], name=f"{data.name} classes {classes}"
     )
+
+# %% ../../nbs/01_data.ipynb #7fb27b941602401d91542211134fc71a
+def mirror_symmetric(dataset: str) -> bool:
+    """Whether a mirror image of each image of `dataset` is an image of its class, so that flips
+    augment it: the sample (Fashion-MNIST's images) and the named datasets that say so. A folder
+    may hold digits, letters, arrows or scans with a side: no. Classes that `select_classes` chose
+    keep their dataset's answer."""
+    dataset = dataset.split(" classes ")[0]
+    named = NAMED_DATASETS.get(dataset)
+    return dataset == "sample" or (named is not None and named.mirror_symmetric)
 
 # %% ../../nbs/01_data.ipynb #61219434
 def show_images(images, labels, class_names, n: int = 16, ncols: int = 8, predictions=None):

@@ -118,6 +118,8 @@ class _NamedDataset:
     class_names: list
     top_level_ok: bool  # whether the files may sit directly in `data_dir` (their names are unique)
     system_dirs: tuple = ()
+    # whether a mirror image of each image is an image of its class: a flip augments it
+    mirror_symmetric: bool = True
 
     def read_local(self, folder):
         if self.keras_loader.startswith("cifar"):
@@ -131,7 +133,10 @@ NAMED_DATASETS = {
     "fashion_mnist": _NamedDataset(
         IDX_FILES, "fashion_mnist", FASHION_MNIST_CLASSES, False, (DEBIAN_FASHION_MNIST,)
     ),
-    "mnist": _NamedDataset(IDX_FILES, "mnist", [str(d) for d in range(10)], False),
+    # a mirrored digit is no digit, or another one
+    "mnist": _NamedDataset(
+        IDX_FILES, "mnist", [str(d) for d in range(10)], False, mirror_symmetric=False
+    ),
 }
 
 # %% ../../nbs/01a_named_datasets.ipynb #86120167

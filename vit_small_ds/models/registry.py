@@ -86,9 +86,10 @@ def list_models() -> list:
 
 # %% ../../nbs/08_models.ipynb #bb126303
 # The 15-minute Fashion-MNIST search's winner (13_experiments): the `cpu` ViT with stochastic
-# depth (05_vit's `fashion` preset), its recipe and optimizer settings, and the test-time flip,
-# which won on validation in each of four runs. The default of the ViTs and of ShiftViT: on the
-# embedded sample in 10 epochs it also beats their `small` presets (13_experiments), in less time
+# depth (05_vit's `fashion` preset), its recipe and optimizer settings (the test-time flip, which
+# won on validation in each of four runs, follows the flips: `RunSpec.flip`). The default of the
+# ViTs and of ShiftViT: on the embedded sample in 10 epochs it also beats their `small` presets
+# (13_experiments), in less time
 FASHION_TRAINING = dict(
     augment="flip",
     random_erasing=0.25,
@@ -96,7 +97,6 @@ FASHION_TRAINING = dict(
     learning_rate=2e-3,
     weight_decay=0.05,
     label_smoothing=0.1,
-    test_time_flip=True,
 )
 
 # %% ../../nbs/08_models.ipynb #230a0ac4
@@ -141,7 +141,10 @@ RECIPES = {
     "paper": AugmentRecipe(
         _sized(paper_augmentation), random_erasing=0.25, training=PAPER_TRAINING
     ),
-    "none": AugmentRecipe(lambda model, config, normalize_on: None),
+    # nothing to add random erasing to: a preset's erasing gives way
+    "none": AugmentRecipe(
+        lambda model, config, normalize_on: None, training={"random_erasing": 0.0}
+    ),
 }
 
 
@@ -184,6 +187,14 @@ def _with_erasing(layers, erasing: float, augment: str):
     return keras.Sequential([*layers.layers, random_erasing(erasing)], name=layers.name)
 
 
+def _without_flips(layers):
+    "The recipe's `layers` without their left-right flips."
+    if layers is None:
+        return None
+    kept = [layer for layer in layers.layers if not isinstance(layer, keras.layers.RandomFlip)]
+    return keras.Sequential(kept, name=layers.name)
+
+
 def create_model(
     name: str,
     preset: str = None,
@@ -193,6 +204,7 @@ def create_model(
     num_classes: int = None,
     augment: str = "standard",
     random_erasing: float = None,
+    flip: bool = True,
     normalize_on=None,
     **overrides,
 ) -> keras.Model:
@@ -201,9 +213,10 @@ def create_model(
     variance); without it, `input_shape` and `num_classes` do (None: the preset's), and
     `normalize_on` images, else mean 0 and variance 1 until `adapt_normalization(model, images)`.
     `augment`: a recipe of `list_recipes()`; `random_erasing`: its probability per image, added
-    after the recipe (None: the recipe's own). `overrides` change settings of the preset, e.g.
-    `attention="cosine"` or `transformer_layers=2`. The model keeps the config it was built from
-    as `model.architecture`, as timm's models keep their `pretrained_cfg`."""
+    after the recipe (None: the recipe's own); `flip`: False takes the recipe's left-right flips
+    out, for images whose mirror image is not of their class. `overrides` change settings of the
+    preset, e.g. `attention="cosine"` or `transformer_layers=2`. The model keeps the config it was
+    built from as `model.architecture`, as timm's models keep their `pretrained_cfg`."""
     if data is not None:
         given = dict(input_shape=input_shape, num_classes=num_classes, normalize_on=normalize_on)
         for argument, value in given.items():
@@ -217,11 +230,9 @@ def create_model(
     recipe = augment_recipe(augment)
     erasing = recipe.random_erasing if random_erasing is None else random_erasing
     check_rate(random_erasing=erasing)
-    built = model.build(
-        config,
-        _with_erasing(recipe.layers(model, config, normalize_on), erasing, augment),
-        name=name,
-    )
+    layers = recipe.layers(model, config, normalize_on)
+    layers = _with_erasing(layers if flip else _without_flips(layers), erasing, augment)
+    built = model.build(config, layers, name=name)
     built.architecture = config
     return built
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import keras
 
-from .config import TrainConfig, checked_config
+from .config import TrainConfig, checked_config, run_epochs
 from .callbacks import StopOnNonFiniteLoss, raise_non_finite, run_callbacks
 from ..data.datasets import ImageDataset
 from ..data.pipeline import make_pipeline
@@ -39,10 +39,11 @@ from vit_small_ds.training.time_budget import (
 
 # %% ../../nbs/09_training.ipynb #222fab69
 def compile_model(model, config: TrainConfig, steps_per_epoch: int, total_steps: int = None):
-    """Compile `model` with AdamW on a warm-up cosine schedule over `total_steps` (None: all
-    `config.epochs`; `CosineAdamW`, whose length a time budget may change), keeping a moving
-    average of the weights if `config.ema_momentum` says so."""
-    total_steps = total_steps or steps_per_epoch * config.epochs
+    """Compile `model` with AdamW on a warm-up cosine schedule over `total_steps` (None: all the
+    run's epochs, `run_epochs`; `CosineAdamW`, whose length a time budget may change), keeping a
+    moving average of the weights if `config.ema_momentum` says so."""
+    images = steps_per_epoch * config.batch_size
+    total_steps = total_steps or steps_per_epoch * run_epochs(config, images)
     optimizer = CosineAdamW(
         config.learning_rate,
         total_steps,

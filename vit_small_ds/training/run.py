@@ -15,7 +15,7 @@ from pathlib import Path
 import keras
 
 from ..checks import invalid_argument
-from ..data.datasets import ImageDataset
+from ..data.datasets import ImageDataset, mirror_symmetric
 from .distillation import TEACHER_TIME_SHARE
 from vit_small_ds.training.devices import (
     data_parallel,
@@ -31,7 +31,13 @@ from ..models.registry import MODELS, create_model
 from ..models.saving import load_pretrained, run_model_file
 from .run_files import prepare_run_folder, summary
 from .spec import RunSpec, recorded_spec
-from .config import checked_config, teacher_settings, verbosity
+from vit_small_ds.training.config import (
+    TRAINING_IMAGES,
+    checked_config,
+    run_epochs,
+    teacher_settings,
+    verbosity,
+)
 from .loop import run_experiment
 
 # %% ../../nbs/09e_run.ipynb #492e3a7c
@@ -70,6 +76,28 @@ def _resolved(spec: RunSpec, keep_files: bool) -> RunSpec:
             verbose=verbosity(spec.train.verbose),
         ),
     )
+
+
+def _chosen(spec: RunSpec, data: ImageDataset) -> tuple:
+    """`spec` with what it left to the data decided, and why, for `config.json`: the flips (and
+    the test-time flip, which follows them) by whether the dataset's classes are mirror-symmetric,
+    and the epochs, about `TRAINING_IMAGES` images' worth, unless a time budget plans them."""
+    t, why = spec.train, {}
+    flip = mirror_symmetric(spec.dataset) if spec.flip is None else spec.flip
+    if spec.flip is None:
+        why["flip"] = (
+            f"on: the classes of {spec.dataset!r} are mirror-symmetric"
+            if flip
+            else "off: a folder's images may have a side (digits, text, scans); --flip turns it on"
+        )
+    if t.test_time_flip is None:
+        t = replace(t, test_time_flip=flip)
+    if t.epochs is None and t.time_budget is None:
+        t = replace(t, epochs=run_epochs(t, len(data.x_train)))
+        why["epochs"] = (
+            f"{t.epochs} of {len(data.x_train):,} images: about {TRAINING_IMAGES:,} images shown"
+        )
+    return replace(spec, flip=flip, train=t), why
 
 
 def _check_own_data(spec: RunSpec):
@@ -178,6 +206,7 @@ def train(
         prepare_run_folder(output, spec.train.overwrite)
     started, own_data = time.monotonic(), data  # a teacher's time counts against the budget
     data = spec.split_data() if data is None else data
+    spec, chosen = _chosen(spec, data)  # the teacher trains as long, on the same flips
     probabilities, teacher = _teacher(spec, data, own_data, keep_files)
     keras.utils.set_random_seed(spec.train.seed)
     distribution = data_parallel() if spec.distribute else contextlib.nullcontext()
@@ -188,19 +217,21 @@ def train(
             data=data,
             augment=spec.augment,
             random_erasing=spec.random_erasing,
+            flip=spec.flip,
             **spec.architecture,
         )
         if main:
             auto = " (auto)" if asked == "auto" else ""
             policy = model.dtype_policy.name
             print(f"{model.name}: {model.count_params():,} parameters, {policy}{auto}; {data}")
+            for setting, reason in chosen.items():
+                print(f"{setting}: {reason}")
         if spec.init_from:
             start_from(model, spec.init_from, spec.freeze_backbone)
         spec = replace(spec, train=checked_config(model, data, spec.train))  # as it will run
         record = {k: v for k, v in asdict(spec).items() if k != "train"}  # train: its own entry
-        record["model_config"] = asdict(model.architecture)
-        if teacher:
-            record["teacher"] = teacher
+        record |= {"model_config": asdict(model.architecture), "chosen": chosen}
+        record |= {"teacher": teacher} if teacher else {}
         taught = dict(teacher_probabilities=probabilities, started=started if teacher else None)
         with stops_with_the_group():
             history, metrics = run_experiment(model, data, spec.train, record=record, **taught)

@@ -49,6 +49,14 @@ class _RunSpecMethods:
             )
         return cls.from_config(json.loads(path.read_text()))
 
+    @property
+    def in_a_group(self) -> bool:
+        "Whether this run is one process of a group (the rest of what it needs: the environment's)."
+        return any(
+            setting is not None
+            for setting in (self.coordinator_address, self.num_processes, self.process_id)
+        )
+
     def split_data(self, data_dir: str = None) -> ImageDataset:
         "The run's dataset, split as the run splits it (`data_dir`: where it is instead, offline)."
         return load_dataset(
@@ -78,6 +86,10 @@ class RunSpec(_RunSpecMethods):
     # probability of erasing a rectangle of each training image, after the recipe; None: the
     # recipe's
     random_erasing: float = field(default=None, metadata=RATE)
+    # flip training images left-right (the recipe's flips), and score the test images with their
+    # mirror images unless --no-test-time-flip; None: on for the sample and the named datasets
+    # whose classes are mirror-symmetric, off for a folder (digits, text and scans have a side)
+    flip: bool = field(default=None, metadata=TEACHER_SHARES)
     # 'sample', 'cifar10', 'cifar100', 'fashion_mnist', 'mnist', or a folder with a sub-folder per
     # class
     dataset: str = field(default="sample", metadata=TEACHER_SHARES)
@@ -109,14 +121,6 @@ class RunSpec(_RunSpecMethods):
         object.__setattr__(self, "architecture", architecture)
         check_fields(self)
         _check_run(self)
-
-    @property
-    def in_a_group(self) -> bool:
-        "Whether this run is one process of a group (the rest of what it needs: the environment's)."
-        return any(
-            setting is not None
-            for setting in (self.coordinator_address, self.num_processes, self.process_id)
-        )
 
 # %% ../../nbs/09h_run_spec.ipynb #faea11c4
 def _check_run(spec: RunSpec):
@@ -182,6 +186,8 @@ def _resolved(cls, base: RunSpec, given: dict) -> RunSpec:
         model = given.pop("model", cls.model)
         preset = given.pop("preset", None) or model_recipe(model).default_preset
         settings = {"model": model, "preset": preset, **run_settings(model, preset, **given)}
+        if settings.get("time_budget") is not None:  # it plans the epochs: a preset's give way
+            settings["epochs"] = None
     else:
         settings = {**settings_of(base), **given}
     spec = cls(
@@ -204,9 +210,10 @@ def _recorded(cls, recorded: dict) -> RunSpec:
         }
         if flat.get("time_budget") is not None:  # it planned the epochs
             flat.pop("epochs", None)
-        spec = cls.resolve(cls(), **{**flat, "dataset": recorded["dataset_source"]})
+        # `flip`: every run recorded before the setting flipped its images
+        spec = cls.resolve(cls(), **{**flat, "dataset": recorded["dataset_source"], "flip": True})
     else:
-        own = {name: recorded[name] for name in _OWN}
+        own = {"flip": True, **{name: recorded[name] for name in _OWN if name in recorded}}
         spec = cls(
             **own, architecture=recorded["architecture"], train=TrainConfig(**recorded["train"])
         )
