@@ -2,8 +2,9 @@
 refused in one line (exit status 2, no traceback), or a run whose recorded settings are the ones it
 uses and whose data can finish it. Hypothesis draws the command lines and small image folders (one
 class, one image, empty class folders, unreadable files, mixed modes and sizes, odd names,
-symlinks); `Model.fit` is stopped at its start, so that each drawn input costs a fraction of a
-second in this process. One accepted folder of the fewest images then trains for real.
+symlinks, a BMP that claims 20,000 x 20,000 pixels); `Model.fit` is stopped at its start, so that
+each drawn input costs a fraction of a second in this process. One accepted folder of the fewest
+images then trains for real.
 
 VIT_SMALL_DS_INPUTS=400 draws that many inputs instead of CI's, and
 VIT_SMALL_DS_INPUTS_LOG=file writes each input and its outcome there, one JSON line each."""
@@ -13,6 +14,7 @@ import io
 import json
 import os
 import re
+import struct
 import tempfile
 from pathlib import Path
 
@@ -31,6 +33,12 @@ EXAMPLES = int(os.environ.get("VIT_SMALL_DS_INPUTS", 25))
 LOG = os.environ.get("VIT_SMALL_DS_INPUTS_LOG")
 # a model that builds in a blink: the drawn settings are about the data and the run
 TINY = ["--model", "vit", "--transformer-layers", "1", "--num-heads", "1"]
+
+
+def bmp_claiming(width: int, height: int) -> bytes:
+    "A BMP file of a few bytes whose header claims a `width` x `height` image: no pixels follow."
+    info = struct.pack("<IiiHHIIiiII", 40, width, height, 1, 24, 0, 0, 2835, 2835, 0, 0)
+    return b"BM" + struct.pack("<IHHI", 14 + len(info), 0, 0, 14 + len(info)) + info
 
 
 class Trains(Exception):
@@ -52,7 +60,11 @@ def image_folders(draw):
     first = draw(image)
     folder = [[draw(image) if mixed else first for _ in range(n)] for n in classes]
     extras = draw(
-        st.sets(st.sampled_from(["text_file", "fake_png", "odd_names", "symlink", "nested"]))
+        st.sets(
+            st.sampled_from(
+                ["text_file", "fake_png", "odd_names", "symlink", "nested", "decompression_bomb"]
+            )
+        )
     )
     return folder, sorted(extras)
 
@@ -73,6 +85,8 @@ def write_folder(root: Path, folder, extras):
             (directory / "notes.txt").write_text("not an image")
         if "fake_png" in extras:
             (directory / "broken.png").write_bytes(b"\x89PNG not really")
+        if "decompression_bomb" in extras:  # 20,000 x 20,000 pixels claimed in 54 bytes
+            (directory / "huge.bmp").write_bytes(bmp_claiming(20_000, 20_000))
         if "nested" in extras:
             (directory / "more").mkdir()
         if "symlink" in extras and images:
