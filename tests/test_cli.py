@@ -89,8 +89,10 @@ def test_a_run_trains_again_from_its_config_with_the_same_settings(trained_run, 
     first, second = (
         json.loads((folder / "config.json").read_text()) for folder in (out, again.folder)
     )
+    # the first run decided its flips from the folder; the second was given them by the config
+    assert (first["chosen"]["flip"].startswith("off:"), second["chosen"]) == (True, {})
     for config in (first, second):
-        del config["environment"], config["train"]["output"]
+        del config["environment"], config["train"]["output"], config["chosen"]
     assert second == first
     assert again.spec == RunSpec.resolve(RunSpec.from_run(out), output=str(tmp_path / "again"))
 
@@ -211,7 +213,6 @@ def test_help_shows_dashes_defaults_examples_and_every_registered_choice():
         assert "examples:" in text, parser.prog
     text = train_parser().format_help()
     for flag, default in [
-        ("--epochs", "10"),
         ("--batch-size", "256"),  # the default run's: its preset's, not TrainConfig's 128
         ("--seed", "42"),
         ("--validation-split", "0.1"),
@@ -221,6 +222,8 @@ def test_help_shows_dashes_defaults_examples_and_every_registered_choice():
         "{" + ",".join(list_models()) + "}" in text and "{" + ",".join(list_recipes()) + "}" in text
     )
     assert "fashion also sets --augment flip --random-erasing 0.25" in " ".join(text.split())
+    # what the data decides says how, not a default
+    assert "unset: about 54,000 images' worth" in " ".join(text.split())
 
 
 def user_errors(run, tmp_path):

@@ -88,7 +88,7 @@ class ImageFiles:
             )
         )
 
-# %% ../../nbs/01b_image_folders.ipynb #5c1d2e3f
+# %% ../../nbs/01b_image_folders.ipynb #7fb27b941602401d91542211134fc71a
 # the most pixels an image may have: a 5,000 x 5,000 photo decodes to 75 MB, while a small PNG
 # can claim 20,000 x 20,000 (1.2 GB decoded), a decompression bomb
 MAX_IMAGE_PIXELS = 25_000_000
@@ -99,7 +99,7 @@ def _too_large(file, pixels: str) -> ValueError:
         "image", str(file), f"at most {MAX_IMAGE_PIXELS:,} pixels, not {pixels}: it is not decoded"
     )
 
-
+# %% ../../nbs/01b_image_folders.ipynb #5c1d2e3f
 def image_header(file):
     """`(height, width, channels)` of the image `file` from its header; None if it cannot be
     decoded. An image of more than `MAX_IMAGE_PIXELS` is refused before it is decoded."""
