@@ -202,6 +202,10 @@ def load_dataset(
     return data
 
 # %% ../../nbs/01_data.ipynb #c5abd0dc
+# between a dataset's name and the classes `select_classes` kept of it, in the subset's name
+_SELECTED = " classes "
+
+
 def select_classes(data, classes, per_class: dict = None, seed: int = 42):
     """The `ImageDataset` of `data`'s images of `classes` only, relabelled 0, 1, ... in that order.
     `per_class`, e.g. `{'train': 50, 'val': 10}`, keeps at most that many images of each class in
@@ -232,7 +236,7 @@ def select_classes(data, classes, per_class: dict = None, seed: int = 42):
         )
         splits += [x[keep], relabel[y[keep]]]
     return ImageDataset(
-        *splits, [data.class_names[c] for c in classes], name=f"{data.name} classes {classes}"
+        *splits, [data.class_names[c] for c in classes], name=f"{data.name}{_SELECTED}{classes}"
     )
 
 # %% ../../nbs/01_data.ipynb #7fb27b941602401d91542211134fc71a
@@ -241,7 +245,7 @@ def mirror_symmetric(dataset: str) -> bool:
     augment it: the sample (Fashion-MNIST's images) and the named datasets that say so. A folder
     may hold digits, letters, arrows or scans with a side: no. Classes that `select_classes` chose
     keep their dataset's answer."""
-    dataset = dataset.split(" classes ")[0]
+    dataset = dataset.split(_SELECTED)[0]
     named = NAMED_DATASETS.get(dataset)
     return dataset == "sample" or (named is not None and named.mirror_symmetric)
 

@@ -117,7 +117,7 @@ def export(
         "quantization": quantize,
         "input": {"name": input_name, "dtype": "uint8", "shape": [None, *model.input_shape[1:]]},
         "output": {"name": output_name, "dtype": "float32", "shape": [None, classes]},
-        "signature": None if format == "onnx" else "serving_default",
+        "signature": EXPORT_FORMATS[format].signature,
         "class_names": class_names,
         "preprocessing": "in the model: give RGB or grayscale pixels 0-255 at the input size",
         "exported_by": f"vit_small_ds {version('vit_small_ds')}, Keras {keras.__version__}",
