@@ -46,6 +46,23 @@ KERAS_BACKEND=tensorflow .venv-notebooks/bin/python tests/run_notebooks.py --job
 # without, pytest 383 and 464 s, back to back on a Zen 3); the notebooks above train for minutes.
 export XLA_FLAGS="--xla_backend_optimization_level=0 ${XLA_FLAGS:-}"
 
+# As a JAX user installs it, without TensorFlow: a third environment with only the package and its
+# jax extra runs the README's Python example and the command line on the sample (one epoch).
+stage "JAX without TensorFlow: install"
+python3 -m venv .venv-jax
+.venv-jax/bin/pip install -q --no-compile ".[jax]"
+stage "JAX without TensorFlow: the README's Python example, vit_small_ds_train"
+(
+    export KERAS_BACKEND=jax MPLBACKEND=Agg
+    cd "$(mktemp -d)"
+    "$OLDPWD/.venv-jax/bin/python" - "$OLDPWD/README.md" <<'EOF'
+import importlib.util, re, sys
+assert importlib.util.find_spec("tensorflow") is None, "this environment must not have TensorFlow"
+exec(re.search(r"```python\n(.*?)```", open(sys.argv[1]).read(), re.S)[1])
+EOF
+    "$OLDPWD/.venv-jax/bin/vit_small_ds_train" --epochs 1 --output run --verbose 0
+)
+
 # The component notebooks' tests again on JAX. The training notebooks' code runs on JAX in pytest
 # (tests/test_cli.py, tests/test_determinism.py), at a fraction of the time. Exports run on TensorFlow
 # (tests/test_deploy.py exports a model trained on JAX).

@@ -12,6 +12,8 @@ import vit_small_ds
 
 # every module's `__all__` at 0.2.0 (git show v0.2.0:vit_small_ds/<module>.py)
 FORMER = json.loads((Path(__file__).parent / "fixtures/v0.2.0_public_names.json").read_text())
+# left with tf.data: the input pipeline is a Keras PyDataset on every backend (01c_pipeline)
+REMOVED = {"CACHE_SHUFFLE_BUFFER", "without_autotuning"}
 
 
 @pytest.mark.parametrize("former", sorted(FORMER))
@@ -20,6 +22,9 @@ def test_a_former_modules_names_import_with_a_warning_naming_their_home(former):
     if former != "attention_maps":  # the package's attribute of that name is the function
         assert getattr(vit_small_ds, former) is module
     for name in FORMER[former]:
+        if name in REMOVED:
+            assert not hasattr(module, name), f"{former}.{name}"
+            continue
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             value = getattr(module, name)

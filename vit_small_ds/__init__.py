@@ -8,21 +8,11 @@ metadata (settings.ini's `version`, through setup.py).
 
 import importlib as _importlib
 import importlib.metadata as _importlib_metadata
-import importlib.util as _importlib_util
 import os as _os
 import sys as _sys
 import warnings as _warnings
 
 __version__ = _importlib_metadata.version("vit_small_ds")
-
-# The input pipelines are tf.data whatever the Keras backend, so TensorFlow is needed. It is not a
-# hard requirement, so that pip never puts a second TensorFlow next to the build a user already has.
-if _importlib_util.find_spec("tensorflow") is None:
-    raise ImportError(
-        "vit_small_ds needs TensorFlow (its input pipelines are tf.data, on every Keras backend), "
-        "and none is installed: pip install 'vit_small_ds[tensorflow]', or the TensorFlow build "
-        "of your choice (tensorflow-cpu, tensorflow[and-cuda])."
-    )
 
 # TensorFlow turns its oneDNN CPU kernels on by itself only on CPUs with AVX-512 VNNI, BF16 or AMX;
 # on an AVX2 CPU they train SL-ViT twice as fast as its default kernels (12_bench). TensorFlow reads

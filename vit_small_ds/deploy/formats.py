@@ -19,7 +19,6 @@ from typing import Callable
 
 import keras
 import numpy as np
-import tensorflow as tf
 
 from ..checks import check_choice, invalid_argument
 
@@ -33,7 +32,7 @@ class ExportFormat:
 
     title: str  # what it is, for help texts
     suffix: str  # the artifact's suffix; "" for a folder
-    needs: tuple  # the modules it needs beyond TensorFlow, from the `export` extra
+    needs: tuple  # the modules it needs, from the `tensorflow` and `export` extras
     quantizations: tuple  # the names of the `QUANTIZATIONS` it can store
     # (deployed model, path, quantize, calibration images) -> None: writes the artifact, on
     # TensorFlow
@@ -78,6 +77,8 @@ def _litert_names(path: Path) -> tuple:
 
 
 def _saved_model_names(path: Path) -> tuple:
+    import tensorflow as tf
+
     serve = tf.saved_model.load(str(path)).signatures[SERVING_SIGNATURE]
     return list(serve.structured_input_signature[1])[0], list(serve.structured_outputs)[0]
 
@@ -103,6 +104,8 @@ def _save_serving_module(deployed: keras.Model, path: Path):
     """`deployed` as a SavedModel whose `serving_default` maps uint8 `images` to `probabilities`.
     Keras' own export writes every variable twice (keras-team/keras#23553); a module that tracks
     the TensorFlow variables themselves writes each once."""
+    import tensorflow as tf
+
     module = tf.Module()
     module.model_variables = [variable.value for variable in deployed.variables]
     images = tf.TensorSpec((None, *deployed.input_shape[1:]), tf.uint8, name="images")
@@ -200,6 +203,8 @@ def _write_onnx(deployed: keras.Model, path: Path, quantize, calibration_images)
 
 
 def _write_litert(deployed: keras.Model, path: Path, quantize, calibration_images):
+    import tensorflow as tf
+
     # built-in ops only: LiteRT runs it without TensorFlow's op library
     options = {"target_spec": {"supported_ops": [tf.lite.OpsSet.TFLITE_BUILTINS]}}
     if quantize == "int8":
@@ -222,6 +227,8 @@ def _litert_runner(path: Path, input_name: str, output_name: str):
 
 
 def _saved_model_runner(path: Path, input_name: str, output_name: str):
+    import tensorflow as tf
+
     serve = tf.saved_model.load(str(path)).signatures[SERVING_SIGNATURE]
     return lambda images: serve(**{input_name: tf.constant(images, tf.uint8)})[output_name].numpy()
 
@@ -230,7 +237,7 @@ EXPORT_FORMATS = {
     "saved_model": ExportFormat(
         "TensorFlow SavedModel (a folder)",
         "",
-        (),
+        ("tensorflow",),
         (),
         _write_saved_model,
         _saved_model_names,
@@ -239,7 +246,7 @@ EXPORT_FORMATS = {
     "onnx": ExportFormat(
         "ONNX (.onnx)",
         ".onnx",
-        ("tf2onnx", "onnx", "onnxruntime"),
+        ("tensorflow", "tf2onnx", "onnx", "onnxruntime"),
         ("int8", "int8_static"),
         _write_onnx,
         _onnx_names,
@@ -249,7 +256,7 @@ EXPORT_FORMATS = {
     "litert": ExportFormat(
         "LiteRT (.tflite)",
         ".tflite",
-        ("ai_edge_litert",),
+        ("tensorflow", "ai_edge_litert"),
         ("int8",),
         _write_litert,
         _litert_names,
@@ -283,5 +290,5 @@ def _check_export(path: Path, format: str, quantize: str):
     if missing:
         raise ModuleNotFoundError(
             f"Exporting to {format} needs {' and '.join(missing)}: "
-            "pip install 'vit_small_ds[export]'"
+            "pip install 'vit_small_ds[tensorflow,export]'"
         )

@@ -10,10 +10,9 @@ __all__ = ['NORMALIZATION_SAMPLE', 'adapted_normalization', 'normalization_layer
 # %% ../../nbs/02_augmentation.ipynb #64c5d56e
 import keras
 import numpy as np
-import tensorflow as tf
 from keras import layers
 
-from ..data.folders import ImageFiles, without_autotuning
+from ..data.folders import ImageFiles
 from vit_small_ds.layers.jax_affine import (
     RandAugment,
     RandomRotation,
@@ -28,20 +27,29 @@ def adapted_normalization(x_train=None, batch_size: int = 1024):
     # its statistics stay float32 under mixed precision
     normalization = layers.Normalization(name="normalization", dtype="float32")
     if x_train is not None:
-        normalization.adapt(_float_batches(x_train, batch_size))
+        _adapt(normalization, x_train, batch_size)
     return normalization
 
 
 NORMALIZATION_SAMPLE = 10_000  # images of a folder whose statistics the normalization takes
 
 
-def _float_batches(images, batch_size):
+def _adapt(normalization, images, batch_size):
+    "What `Normalization.adapt` does, a batch at a time in NumPy, without a backend's data path."
     if isinstance(images, ImageFiles):  # a folder: a bounded sample, drawn the same in every run
         sample = np.random.default_rng(0).permutation(len(images))[:NORMALIZATION_SAMPLE]
-        dataset = images[np.sort(sample)].decoded()
-    else:
-        dataset = tf.data.Dataset.from_tensor_slices(images)
-    return without_autotuning(dataset.batch(batch_size).map(lambda x: tf.cast(x, tf.float32)))
+        images = images[np.sort(sample)]
+    channels = images.shape[-1]
+    sums = np.zeros((2, channels))  # float64 sums of the values and their squares, per channel
+    for start in range(0, len(images), batch_size):
+        values = np.asarray(images[start : start + batch_size], np.float64).reshape(-1, channels)
+        sums += values.sum(0), (values**2).sum(0)
+    mean, mean_square = sums / (len(images) * np.prod(images.shape[1:-1]))
+    if not normalization.built:
+        normalization.build((None, *images.shape[1:]))
+    normalization.adapt_mean.assign(mean)
+    normalization.adapt_variance.assign(mean_square - mean**2)
+    normalization.finalize_state()
 
 # %% ../../nbs/02_augmentation.ipynb #d4e5f6a7
 def normalization_layers(model) -> list:
@@ -58,7 +66,7 @@ def adapt_normalization(model, images, batch_size: int = 1024):
     (n, H, W, C); recipes that rescale instead (ShiftViT's, 'none') have none to set. Returns
     `model`."""
     for layer in normalization_layers(model):
-        layer.adapt(_float_batches(images, batch_size))
+        _adapt(layer, images, batch_size)
     # any compiled step holds the old statistics
     model.train_function = model.test_function = model.predict_function = None
     return model

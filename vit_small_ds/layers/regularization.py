@@ -7,7 +7,6 @@ __all__ = ['random_uint16', 'Dropout', 'DropPath']
 
 # %% ../../nbs/02a_regularization.ipynb #c082e2bc
 import keras
-import tensorflow as tf
 from keras import layers, ops
 
 from ..checks import check_rate
@@ -29,6 +28,8 @@ def random_uint16(shape, seed):
         return torch.randint(
             0, 65536, tuple(shape), generator=generator, device=seed.device, dtype=torch.int32
         )
+    import tensorflow as tf  # the backend: installed
+
     count = tf.reduce_prod(shape)
     words = tf.random.stateless_uniform(
         [(count + 1) // 2],

@@ -12,7 +12,6 @@ import re
 from pathlib import Path
 
 import numpy as np
-import tensorflow as tf
 
 from ..layers.augmentation import refresh_normalization, vit_augmentation
 from ..checks import deprecated_alias, invalid_argument
@@ -139,6 +138,12 @@ def load_keras2_savedmodel(folder) -> tuple:
         raise invalid_argument(
             "folder", str(folder), "a TensorFlow SavedModel folder (with saved_model.pb)"
         )
+    try:
+        import tensorflow as tf
+    except ModuleNotFoundError:
+        raise ModuleNotFoundError(
+            "Reading a Keras 2 SavedModel needs TensorFlow: pip install 'vit_small_ds[tensorflow]'"
+        ) from None
     saved = tf.saved_model.load(str(folder))
     variables = list(getattr(saved, "variables", []))
     names = [v.name for v in variables]

@@ -6,17 +6,17 @@
 __all__ = ['HEARTBEAT_SECONDS', 'DTYPE_POLICIES', 'data_parallel', 'replicas', 'check_batches_split', 'join_process_group',
            'process_group', 'batch_part', 'is_main_process', 'outside_distribution', 'wait_for_processes',
            'ProcessGroupError', 'stops_with_the_group', 'main_process_says', 'gathered', 'fast_bfloat16',
-           'resolve_dtype_policy', 'using_dtype_policy', 'onednn_enabled', 'environment']
+           'resolve_dtype_policy', 'using_dtype_policy', 'onednn_enabled', 'use_compilation_cache', 'environment']
 
 # %% ../../nbs/09d_devices.ipynb #fa6082c6
 import contextlib
+import os
 import platform
 from importlib.metadata import version
 from pathlib import Path
 
 import keras
 import numpy as np
-import tensorflow as tf
 
 from ..checks import check_choice, check_positive_int, invalid_argument
 from ..data.datasets import ImageDataset
@@ -31,6 +31,8 @@ def data_parallel():
         with keras.distribution.DataParallel(auto_shard_dataset=False).scope():
             yield
     elif backend == "tensorflow":
+        import tensorflow as tf
+
         devices = tf.config.list_logical_devices("GPU") or tf.config.list_logical_devices("CPU")
         with tf.distribute.MirroredStrategy([d.name for d in devices]).scope():
             yield
@@ -44,6 +46,8 @@ def data_parallel():
 def replicas() -> int:
     "How many devices each training batch is split across here (1 outside `data_parallel`)."
     if keras.backend.backend() == "tensorflow":
+        import tensorflow as tf
+
         return tf.distribute.get_strategy().num_replicas_in_sync
     distribution = keras.distribution.distribution()
     return 1 if distribution is None else distribution.device_mesh.devices.size
@@ -218,10 +222,12 @@ def fast_bfloat16() -> bool:
         if device.platform == "tpu":
             return True
         return device.platform == "gpu" and float(getattr(device, "compute_capability", 0)) >= 8.0
-    if keras.backend.backend() == "tensorflow" and (gpus := tf.config.list_physical_devices("GPU")):
-        return tuple(
-            tf.config.experimental.get_device_details(gpus[0]).get("compute_capability", (0, 0))
-        ) >= (8, 0)
+    if keras.backend.backend() == "tensorflow":
+        import tensorflow as tf
+
+        if gpus := tf.config.list_physical_devices("GPU"):
+            details = tf.config.experimental.get_device_details(gpus[0])
+            return tuple(details.get("compute_capability", (0, 0))) >= (8, 0)
     return _cpu_has_bfloat16()
 
 
@@ -253,6 +259,20 @@ def onednn_enabled() -> bool:
 
     return bool(_pywrap_util_port.IsMklEnabled())
 
+# %% ../../nbs/09d_devices.ipynb #779fc49c
+def use_compilation_cache() -> str:
+    """On JAX, keep compiled programs in `$JAX_COMPILATION_CACHE_DIR`, or else in the user's cache
+    folder (`$XDG_CACHE_HOME` or `~/.cache`, then `vit_small_ds/jax`); returns that folder. None on
+    the other backends."""
+    if keras.backend.backend() != "jax":
+        return None
+    import jax
+
+    if not jax.config.jax_compilation_cache_dir:  # JAX reads the variable itself
+        user_cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+        jax.config.update("jax_compilation_cache_dir", str(user_cache / "vit_small_ds" / "jax"))
+    return jax.config.jax_compilation_cache_dir
+
 # %% ../../nbs/09d_devices.ipynb #1512dfe6
 def environment() -> dict:
     """The backend, its version, the library versions, the dtype policy, whether TensorFlow runs
@@ -264,7 +284,7 @@ def environment() -> dict:
         "keras_version": keras.__version__,
         "vit_small_ds_version": version("vit_small_ds"),
         "dtype_policy": keras.config.dtype_policy().name,
-        "tensorflow_onednn": onednn_enabled(),
+        "tensorflow_onednn": onednn_enabled() if backend == "tensorflow" else None,
         "devices": replicas(),
         "python": platform.python_version(),
         "machine": platform.machine(),

@@ -161,7 +161,7 @@ def _pipelines(data, config, teacher_probabilities=None):
     """The training, validation and test pipelines, and the batch maps that make the training and
     evaluation targets from class ids (the time budget's probe batches)."""
     to_one_hot = one_hot_labels(data.num_classes) if config.one_hot else None
-    train_map = label_mixing(data.num_classes, seed=config.seed) if config.mixing else to_one_hot
+    train_map = label_mixing(data.num_classes) if config.mixing else to_one_hot
     if (config.teacher is None) != (teacher_probabilities is None):
         given = "None" if teacher_probabilities is None else "given"
         raise ValueError(

@@ -23,6 +23,7 @@ from vit_small_ds.training.devices import (
     join_process_group,
     resolve_dtype_policy,
     stops_with_the_group,
+    use_compilation_cache,
     using_dtype_policy,
 )
 from .finetuning import start_from
@@ -197,6 +198,7 @@ def train(
         raise invalid_argument("settings", settings, "none with a spec: RunSpec.resolve(spec, ...)")
     if data is not None:
         _check_own_data(spec)
+    use_compilation_cache()
     if spec.in_a_group:  # before any other JAX work
         join_process_group(spec.coordinator_address, spec.num_processes, spec.process_id)
     asked, spec = spec.train.dtype_policy, _resolved(spec, keep_files)

@@ -172,7 +172,7 @@ def probe_batches(data, batch_size: int, train_map=None, val_map=None) -> tuple:
     def batches(split, batch_map):
         x, y = (getattr(data, f"{kind}_{split}")[: PROBE_STEPS * batch_size] for kind in "xy")
         pipeline = make_pipeline(x, y, batch_size, training=False, batch_map=batch_map)
-        return list(pipeline.repeat().take(PROBE_STEPS).as_numpy_iterator())
+        return [pipeline[step % len(pipeline)] for step in range(PROBE_STEPS)]
 
     return batches("train", train_map), batches("val", val_map)
 
