@@ -87,3 +87,50 @@ def test_a_folder_that_is_no_model_is_refused(tmp_path):
         vit_small_ds.load_pretrained(tmp_path)
     with pytest.raises(FileNotFoundError, match="no such file or folder"):
         vit_small_ds.load_pretrained(tmp_path / "missing")
+
+
+# A SavedModel that runs code when restored: a resource whose initializer writes the file `marker`.
+PLANTED = r"""
+import sys
+import tensorflow as tf
+
+class Planted(tf.saved_model.experimental.TrackableResource):
+    def __init__(self, marker):
+        self.marker = marker
+        super().__init__()
+
+    def _create_resource(self):
+        return tf.raw_ops.VarHandleOp(dtype=tf.float32, shape=[], shared_name="planted")
+
+    def _initialize(self):
+        return tf.io.write_file(self.marker, "ran")
+
+folder, marker = sys.argv[1:]
+module = tf.Module()
+module.planted, module.scale = Planted(marker), tf.Variable(2.0)
+serve = tf.function(lambda images: {"logits": images * module.scale},
+                    input_signature=[tf.TensorSpec([None, 16, 16, 3], tf.float32)])
+module.serve = serve
+tf.saved_model.save(module, folder, signatures={"serving_default": serve})
+if tf.io.gfile.exists(marker):
+    tf.io.gfile.remove(marker)  # in case saving ran it
+"""
+RESTORE = "import sys, tensorflow as tf; tf.saved_model.load(sys.argv[1])"
+LOAD_PRETRAINED = r"""
+import sys, vit_small_ds
+try:
+    vit_small_ds.load_pretrained(sys.argv[1])
+except ValueError as error:
+    print(error)
+"""
+
+
+def test_a_savedmodel_is_read_as_data_its_initializers_never_run(tmp_path):
+    folder, marker = tmp_path / "planted", tmp_path / "marker"
+    run_python(["-c", PLANTED, str(folder), str(marker)], "tensorflow")
+    run_python(["-c", RESTORE, str(folder)], "tensorflow")
+    assert marker.exists()  # TensorFlow's loader runs what the folder holds
+    marker.unlink()
+    refused = run_python(["-c", LOAD_PRETRAINED, str(folder)], "tensorflow")
+    assert "not of the keras-io example's (SL-)ViT" in refused
+    assert not marker.exists()

@@ -4,7 +4,7 @@
 
 # %% auto #0
 __all__ = ['load_documents_savedmodel', 'documents_config', 'documents_weight_paths', 'keras2_weight_paths', 'keras2_vit_config',
-           'is_savedmodel', 'load_keras2_savedmodel']
+           'is_savedmodel', 'read_savedmodel', 'load_keras2_savedmodel']
 
 # %% ../../nbs/10a_keras2.ipynb #6a78800e
 import math
@@ -128,6 +128,36 @@ def is_savedmodel(folder) -> bool:
     "Whether `folder` holds a TensorFlow SavedModel."
     return (Path(folder) / "saved_model.pb").is_file()
 
+# %% ../../nbs/10a_keras2.ipynb #acae54e37e7d407bbb7b55eff062a284
+def read_savedmodel(folder) -> tuple:
+    """`(names, values, input_shape)`: the variables of the Keras 2 model in SavedModel `folder`
+    (their names and NumPy values, in the model's order) and its serving input's shape, read as
+    data: the graph is neither restored nor run."""
+    try:
+        import tensorflow as tf
+        from tensorflow.core.protobuf import saved_model_pb2, trackable_object_graph_pb2
+    except ModuleNotFoundError:
+        raise ModuleNotFoundError(
+            "Reading a Keras 2 SavedModel needs TensorFlow: pip install 'vit_small_ds[tensorflow]'"
+        ) from None
+    folder = Path(folder)
+    graph = saved_model_pb2.SavedModel.FromString((folder / "saved_model.pb").read_bytes())
+    graph = graph.meta_graphs[0]
+    nodes = graph.object_graph_def.nodes
+    # a Keras model lists its variables, in order, as the child `variables` of the root object
+    listed = [child.node_id for child in nodes[0].children if child.local_name == "variables"]
+    ids = [child.node_id for child in nodes[listed[0]].children] if listed else []
+    reader = tf.train.load_checkpoint(str(folder / "variables" / "variables"))
+    checkpoint = trackable_object_graph_pb2.TrackableObjectGraph.FromString(
+        reader.get_tensor("_CHECKPOINTABLE_OBJECT_GRAPH")
+    )  # the same objects, numbered as saved_model.pb numbers them
+    names = [nodes[i].variable.name for i in ids]
+    values = [reader.get_tensor(checkpoint.nodes[i].attributes[0].checkpoint_key) for i in ids]
+    serving = graph.signature_def.get("serving_default")
+    inputs = list(serving.inputs.values()) if serving else []
+    shape = tuple(dim.size for dim in inputs[0].tensor_shape.dim[1:]) if len(inputs) == 1 else ()
+    return names, values, shape
+
 # %% ../../nbs/10a_keras2.ipynb #025d5f6b
 def load_keras2_savedmodel(folder) -> tuple:
     """`(model, config)`: the keras-io example's (SL-)ViT that Keras 2 saved in SavedModel `folder`,
@@ -138,15 +168,7 @@ def load_keras2_savedmodel(folder) -> tuple:
         raise invalid_argument(
             "folder", str(folder), "a TensorFlow SavedModel folder (with saved_model.pb)"
         )
-    try:
-        import tensorflow as tf
-    except ModuleNotFoundError:
-        raise ModuleNotFoundError(
-            "Reading a Keras 2 SavedModel needs TensorFlow: pip install 'vit_small_ds[tensorflow]'"
-        ) from None
-    saved = tf.saved_model.load(str(folder))
-    variables = list(getattr(saved, "variables", []))
-    names = [v.name for v in variables]
+    names, values, input_shape = read_savedmodel(folder)
     paths = keras2_weight_paths(names)
     if not names or None in paths or "position_embedding/position_embedding" not in paths:
         unknown = [n for n, p in zip(names, paths) if p is None][:5]
@@ -154,13 +176,16 @@ def load_keras2_savedmodel(folder) -> tuple:
             f"{folder} is a SavedModel, not of the keras-io example's (SL-)ViT: expected Keras 2 "
             "variables such as shifted_patch_tokenization/dense/kernel, "
             "patch_encoder/embedding/embeddings and "
-            f"multi_head_attention*/query/kernel; found {len(names)} variables, of which "
-            f"{unknown or names[:5]} {'are unknown' if unknown else '(the first)'}."
+            f"multi_head_attention*/query/kernel; found {len(names)} variables"
+            + (
+                f", of which {unknown or names[:5]} {'are unknown' if unknown else '(the first)'}."
+                if names
+                else "."
+            )
         )
-    weights = {path: v.numpy() for path, v in zip(paths, variables)}
-    (spec,) = saved.signatures["serving_default"].structured_input_signature[1].values()
+    weights = dict(zip(paths, values))
     try:
-        config = keras2_vit_config(weights, tuple(spec.shape[1:]))
+        config = keras2_vit_config(weights, input_shape)
     except KeyError as missing:
         raise ValueError(
             f"{folder}: the keras-io example's layers in a SavedModel, but no {missing} weight."

@@ -133,11 +133,9 @@ def load_pretrained(source: str):
             raise invalid_argument(
                 "source", location, "a .keras file (a zip archive), but this file is not one"
             )
-        return keras.saving.load_model(model_file), _run_info(model_file, location)
+        return _safe_load(model_file, location), _run_info(model_file, location)
     if (folder / "vit_small_ds.json").is_file():
-        return keras.saving.load_model(folder), json.loads(
-            (folder / "vit_small_ds.json").read_text()
-        )
+        return _safe_load(folder, location), json.loads((folder / "vit_small_ds.json").read_text())
     if is_savedmodel(folder):
         model, config = load_keras2_savedmodel(folder)
         return model, {
@@ -184,6 +182,23 @@ def _run_info(model_file: Path, location: str) -> dict:
         "run_config": beside("config.json"),
         "class_names": beside("class_names.json"),
     }
+
+
+def _safe_load(path, location: str) -> keras.Model:
+    """Keras' `load_model` in its safe mode, the default: a model holding Python code (a `Lambda`
+    layer's function) is refused in one line, the code never run."""
+    try:
+        return keras.saving.load_model(path, safe_mode=True)
+    except ValueError as error:
+        if "safe_mode" not in str(error):
+            raise
+        raise invalid_argument(
+            "source",
+            location,
+            "a model without Python code; this one holds a Lambda layer's function, which is not "
+            "run (Keras' safe mode). If you trust its source: keras.saving.load_model(path, "
+            "safe_mode=False)",
+        ) from None
 
 # %% ../../nbs/10_saving.ipynb #70a3b017
 def _huggingface_hub():
