@@ -73,9 +73,12 @@ class Batches(keras.utils.PyDataset):
         batch_seed = np.random.SeedSequence([self.seed, self.epoch, index]).generate_state(1)[0]
         return self.batch_map(images, labels, int(batch_seed) >> 1)
 
+    def start_epoch(self, epoch: int):
+        "Make the batches of `epoch` (from 0) next: a resumed run goes on in the order it left."
+        self.epoch, self.order = epoch, self.epoch_order(epoch)
+
     def on_epoch_end(self):
-        self.epoch += 1
-        self.order = self.epoch_order(self.epoch)
+        self.start_epoch(self.epoch + 1)
 
 # %% ../../nbs/01c_pipeline.ipynb #f1a2b3c4
 def make_pipeline(

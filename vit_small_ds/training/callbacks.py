@@ -6,12 +6,14 @@
 __all__ = ['EpochLog', 'NonFiniteLossError', 'StopOnNonFiniteLoss', 'run_callbacks', 'raise_non_finite']
 
 # %% ../../nbs/09b_callbacks.ipynb #1c7f49ba
+import json
 import math
 import time
 from contextlib import contextmanager
 from pathlib import Path
 
 import keras
+import numpy as np
 from keras import ops
 
 from .devices import is_main_process, outside_distribution
@@ -129,6 +131,38 @@ class _Backup(_SavesOutsideDistribution, keras.callbacks.BackupAndRestore):
     pass
 
 
+class _RandomStates(keras.callbacks.Callback):
+    """Keeps the states of the model's random generators (dropout, stochastic depth, augmentation)
+    beside the backup after each epoch, and puts them back when a run resumes, so that it draws
+    what the run that was never stopped draws: Keras' weights files leave them out. The states of
+    the epoch before stay too, for a run killed between this file and Keras' own."""
+
+    def __init__(self, backup_dir: str, writes: bool = True):
+        super().__init__()
+        self.backup_dir, self.writes = Path(backup_dir), writes
+
+    def _states(self) -> list:
+        return [v for v in self.model.variables if v.path.endswith("seed_generator_state")]
+
+    def _file(self, epochs: int) -> Path:
+        return self.backup_dir / f"random_states_{epochs}.npz"
+
+    def on_train_begin(self, logs=None):
+        metadata = self.backup_dir / "training_metadata.json"  # where Keras' backup stands
+        saved = metadata.exists() and self._file(json.loads(metadata.read_text())["epoch"])
+        if saved and saved.exists():
+            with np.load(saved) as values:
+                for i, state in enumerate(self._states()):
+                    state.assign(values[str(i)])
+
+    def on_epoch_end(self, epoch, logs=None):
+        if self.writes:
+            states = {str(i): ops.convert_to_numpy(v) for i, v in enumerate(self._states())}
+            self.backup_dir.mkdir(parents=True, exist_ok=True)
+            atomic_write(self._file(epoch + 1), lambda path: np.savez(path, **states))
+            self._file(epoch - 1).unlink(missing_ok=True)
+
+
 class _RestoreOnly(keras.callbacks.BackupAndRestore):
     "Restores the backup that process 0 of the group writes; neither writes nor deletes it."
 
@@ -172,7 +206,10 @@ def run_callbacks(
         )
     if config.output:  # last, so an epoch's backup is written only after its row and checkpoint
         backup = _Backup if main else _RestoreOnly
-        callbacks.append(backup(str(folder / "backup"), double_checkpoint=True))
+        callbacks += [
+            _RandomStates(folder / "backup", writes=main),
+            backup(str(folder / "backup"), double_checkpoint=True),
+        ]
     return callbacks
 
 # %% ../../nbs/09b_callbacks.ipynb #e3f4a5b6

@@ -27,7 +27,12 @@ from vit_small_ds.training.devices import (
     main_process_says,
 )
 from ..data.label_mixing import label_mixing, one_hot_labels
-from .run_files import finish_run, prepare_run_folder, write_json
+from vit_small_ds.training.run_files import (
+    finish_run,
+    prepare_run_folder,
+    run_folder_lock,
+    write_json,
+)
 from .schedules import CosineAdamW
 from .scoring import loss_and_metrics
 from vit_small_ds.training.time_budget import (
@@ -80,7 +85,8 @@ def run_experiment(
     keras.utils.set_random_seed(config.seed)
     train, val, test, *batch_maps = _pipelines(data, config, teacher_probabilities)
     steps_per_epoch = math.ceil(len(data.x_train) / config.batch_size)
-    with tempfile.TemporaryDirectory() as scratch:
+    output = config.output if is_main_process() else None  # in a group, process 0 writes
+    with tempfile.TemporaryDirectory() as scratch, run_folder_lock(output):
         folder = Path(config.output or scratch)
         main = is_main_process()  # in a group, process 0 writes the run's files
         resuming = main_process_says(main and prepare_run_folder(folder, config.overwrite))
@@ -90,6 +96,10 @@ def run_experiment(
         non_finite = StopOnNonFiniteLoss()
         fit_callbacks = [
             non_finite,
+            # each epoch's batches in its own order, also after a resume
+            keras.callbacks.LambdaCallback(
+                on_epoch_begin=lambda epoch, _: train.start_epoch(epoch)
+            ),
             *run_callbacks(folder, best_weights, config, resuming),
             *callbacks,
         ]

@@ -30,7 +30,7 @@ from .finetuning import start_from
 from .scoring import predict_probabilities
 from ..models.registry import MODELS, create_model
 from ..models.saving import load_pretrained, run_model_file
-from .run_files import prepare_run_folder, summary
+from .run_files import prepare_run_folder, run_folder_lock, summary
 from .spec import RunSpec, recorded_spec
 from vit_small_ds.training.config import (
     TRAINING_IMAGES,
@@ -204,39 +204,40 @@ def train(
     asked, spec = spec.train.dtype_policy, _resolved(spec, keep_files)
     spec = spec if data is None else replace(spec, dataset=data.name)  # its name, not a path
     main, output = is_main_process(), spec.train.output  # in a group, process 0 writes the files
-    if main and output:  # a finished run is refused before the data loads
-        prepare_run_folder(output, spec.train.overwrite)
-    started, own_data = time.monotonic(), data  # a teacher's time counts against the budget
-    data = spec.split_data() if data is None else data
-    spec, chosen = _chosen(spec, data)  # the teacher trains as long, on the same flips
-    probabilities, teacher = _teacher(spec, data, own_data, keep_files)
-    keras.utils.set_random_seed(spec.train.seed)
-    distribution = data_parallel() if spec.distribute else contextlib.nullcontext()
-    with distribution, using_dtype_policy(spec.train.dtype_policy):
-        model = create_model(
-            spec.model,
-            spec.preset,
-            data=data,
-            augment=spec.augment,
-            random_erasing=spec.random_erasing,
-            flip=spec.flip,
-            **spec.architecture,
-        )
-        if main:
-            auto = " (auto)" if asked == "auto" else ""
-            policy = model.dtype_policy.name
-            print(f"{model.name}: {model.count_params():,} parameters, {policy}{auto}; {data}")
-            for setting, reason in chosen.items():
-                print(f"{setting}: {reason}")
-        if spec.init_from:
-            start_from(model, spec.init_from, spec.freeze_backbone)
-        spec = replace(spec, train=checked_config(model, data, spec.train))  # as it will run
-        record = {k: v for k, v in asdict(spec).items() if k != "train"}  # train: its own entry
-        record |= {"model_config": asdict(model.architecture), "chosen": chosen}
-        record |= {"teacher": teacher} if teacher else {}
-        taught = dict(teacher_probabilities=probabilities, started=started if teacher else None)
-        with stops_with_the_group():
-            history, metrics = run_experiment(model, data, spec.train, record=record, **taught)
+    with run_folder_lock(output if main else None):
+        if main and output:  # a finished run is refused before the data loads
+            prepare_run_folder(output, spec.train.overwrite)
+        started, own_data = time.monotonic(), data  # a teacher's time counts against the budget
+        data = spec.split_data() if data is None else data
+        spec, chosen = _chosen(spec, data)  # the teacher trains as long, on the same flips
+        probabilities, teacher = _teacher(spec, data, own_data, keep_files)
+        keras.utils.set_random_seed(spec.train.seed)
+        distribution = data_parallel() if spec.distribute else contextlib.nullcontext()
+        with distribution, using_dtype_policy(spec.train.dtype_policy):
+            model = create_model(
+                spec.model,
+                spec.preset,
+                data=data,
+                augment=spec.augment,
+                random_erasing=spec.random_erasing,
+                flip=spec.flip,
+                **spec.architecture,
+            )
+            if main:
+                auto = " (auto)" if asked == "auto" else ""
+                policy = model.dtype_policy.name
+                print(f"{model.name}: {model.count_params():,} parameters, {policy}{auto}; {data}")
+                for setting, reason in chosen.items():
+                    print(f"{setting}: {reason}")
+            if spec.init_from:
+                start_from(model, spec.init_from, spec.freeze_backbone)
+            spec = replace(spec, train=checked_config(model, data, spec.train))  # as it will run
+            record = {k: v for k, v in asdict(spec).items() if k != "train"}  # train: its own entry
+            record |= {"model_config": asdict(model.architecture), "chosen": chosen}
+            record |= {"teacher": teacher} if teacher else {}
+            taught = dict(teacher_probabilities=probabilities, started=started if teacher else None)
+            with stops_with_the_group():
+                history, metrics = run_experiment(model, data, spec.train, record=record, **taught)
     if main:
         print(summary(metrics, output))
     return Run(spec, model, history, metrics, data.class_names, output and Path(output))

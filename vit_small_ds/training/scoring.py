@@ -71,7 +71,7 @@ def predict_probabilities(model: keras.Model, images, batch_size: int = 256) -> 
     if streamed or part:  # decoded batch by batch; in a group, each process predicts its part
         labels = np.zeros(len(images), np.int64)
         batches = make_pipeline(
-            images, labels, batch_size, False, batch_map=lambda x, y, seed: x, part=part
+            images, labels, batch_size, False, batch_map=lambda x, y, seed: (x,), part=part
         )
         logits = (gathered(model) if part else model).predict(batches, verbose=0)
     else:
