@@ -64,10 +64,10 @@ def cases():
         + [
             (layer, (images,))
             for layer in (
-                RandomRotation(0.1),
-                RandomZoom(0.2),
-                RandomTranslation(0.1, 0.1),
-                RandAugment(value_range=(0, 255)),
+                RandomRotation(0.1, seed=1),
+                RandomZoom(0.2, seed=1),
+                RandomTranslation(0.1, 0.1, seed=1),
+                RandAugment(value_range=(0, 255), seed=1),
             )
         ]
     )
@@ -95,6 +95,13 @@ def assert_saves_and_loads(layer, *inputs, eps: float = 1e-6):
     assert difference <= eps, (
         f"{layer.__class__.__name__}: the loaded layer differs by {difference}"
     )
+    if layer.get_config().get("seed") is not None:  # seeded: its random draws come back too
+        drawn = keras.ops.convert_to_numpy(model(batch, training=True))
+        assert not np.allclose(drawn, expected), f"{layer.__class__.__name__}: draws nothing"
+        redrawn = keras.ops.convert_to_numpy(loaded(batch, training=True))
+        assert np.abs(redrawn - drawn).max() <= eps, (
+            f"{layer.__class__.__name__}: the loaded layer draws differently"
+        )
 
 
 def test_every_registered_layer_has_a_case():
