@@ -34,7 +34,7 @@ tags: [image-classification, keras, vit_small_ds]
 ---
 # {model.name}
 
-A `{model.name}` image classifier trained from scratch with
+A `{model.name}` image classifier saved by
 [vit_small_ds](https://github.com/vit-small-ds/vit_small_ds) {info["version"]}
 (Keras {info["keras_version"]}), on `{info.get("dataset") or "unspecified data"}`.
 {model.count_params():,} parameters; input shape {tuple(model.input_shape[1:])}.
