@@ -179,6 +179,7 @@ def train_save_and_load(folder):
         "twin_policy": float32_twin.dtype_policy.name,
         "predicted_classes": len(set(probabilities[0].argmax(1).tolist())),
         "max_probability_difference": float(np.abs(probabilities[0] - probabilities[1]).max()),
+        "mean_probability_difference": float(np.abs(probabilities[0] - probabilities[1]).mean()),
         "same_class": float((probabilities[0].argmax(1) == probabilities[1].argmax(1)).mean()),
     }
 

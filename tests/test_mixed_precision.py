@@ -9,9 +9,11 @@ SCRIPT = Path(__file__).with_name("mixed_precision.py")
 BFLOAT16_TOLERANCE = (
     0.02  # bfloat16 rounds to 8 significant bits (0.4%); a layer's output is a few roundings away
 )
-# A whole network's roundings add up, and near a decision boundary they move a probability by a few percent
-# (measured: 0.008 on TensorFlow, 0.026 on JAX); the predicted classes must still agree.
-NETWORK_PROBABILITY_TOLERANCE = 0.05
+# A whole network's roundings add up. On average they move a probability by 0.0004-0.0005 (measured
+# with seeds 0-3 on TensorFlow and JAX); near a decision boundary they move one by a few percent
+# (the largest: 0.015-0.052 on TensorFlow, 0.017-0.027 on JAX); the predicted classes still agree.
+MEAN_PROBABILITY_TOLERANCE = 0.002
+NETWORK_PROBABILITY_TOLERANCE = 0.1
 # Keras' RandAugment draws its magnitudes in the compute dtype, so under bfloat16 it draws others than in float32
 # (the same operations, other shear, contrast and solarization factors): its dtypes are checked, not its values.
 DRAWS_IN_COMPUTE_DTYPE = {"RandAugment"}
@@ -44,5 +46,6 @@ def test_a_bfloat16_trained_model_predicts_the_same_in_float32(backend, tmp_path
     assert report["twin_policy"] == "float32"
     # not one class for every image, which any two models would agree on
     assert report["predicted_classes"] >= 3, report
+    assert report["mean_probability_difference"] < MEAN_PROBABILITY_TOLERANCE, report
     assert report["max_probability_difference"] < NETWORK_PROBABILITY_TOLERANCE, report
     assert report["same_class"] >= 0.97, report

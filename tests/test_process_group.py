@@ -60,7 +60,7 @@ def train(argv):  # as vit_small_ds_train does, with a tiny model
             part = devices.batch_part()
             batches = vsd.make_pipeline(data.x_train, data.y_train, 16, True, part=part)
             print("training on", flush=True)
-            model.fit(batches.repeat(), steps_per_epoch=4, epochs=10_000, verbose=0)
+            model.fit(batches, epochs=10_000, verbose=0)
 
 
 main(train, [])  # its errors told as the command line tells them

@@ -1,4 +1,4 @@
-"""Data: the datasets (named, the embedded sample, image folders), their splits, the `tf.data`
+"""Data: the datasets (named, the embedded sample, image folders), their splits, the input
 pipeline, and label mixing. Imports only `vit_small_ds.checks`."""
 
 from vit_small_ds.checks import former_module_names

@@ -42,8 +42,7 @@ class Batches(keras.utils.PyDataset):
         self.y, self.on_host = np.asarray(y), on_host
         self.batch_size, self.training, self.seed = batch_size, training, seed
         self.batch_map, self.repeats, self.part = batch_map, repeats, part
-        self.epoch = 0
-        self.order = self.epoch_order(self.epoch)
+        self.start_epoch(0)
 
     def __len__(self):
         return math.ceil(len(self.y) / self.batch_size)
@@ -61,11 +60,10 @@ class Batches(keras.utils.PyDataset):
         if self.part is not None:  # rows k * b / n to (k + 1) * b / n of the batch of b
             k, n = self.part
             rows = rows[k * (len(rows) // n) : (k + 1) * (len(rows) // n)]
-        images = (
-            ops.convert_to_tensor(np.asarray(self.x[rows]))
-            if self.on_host
-            else ops.take(self.x, rows, axis=0)
-        )
+        if self.on_host:  # decoded or read here, then moved to the device
+            images = ops.convert_to_tensor(np.asarray(self.x[rows]))
+        else:
+            images = ops.take(self.x, rows, axis=0)
         labels = ops.convert_to_tensor(self.y[rows])
         if self.batch_map is None:
             return images, labels
@@ -89,7 +87,7 @@ def make_pipeline(
     seed: int = 42,
     batch_map=None,  # `(images, labels, seed) -> batch`
     repeats: int = 1,
-    cache: str = None,  # `ImageFiles`: decoded once, kept in memory ('') or in a file at this prefix
+    cache: str = None,  # `ImageFiles`: decoded once, into memory ('') or a file at this prefix
     part: tuple = None,  # `(k, n)`: process k of a group of n gets its part of every batch
 ) -> Batches:
     "The `Batches` of `x` and `y`; an image folder's decoded once first, when `cache` says so."

@@ -122,7 +122,7 @@ def load_pretrained(source: str, files_sha256: str = None):
     written by `save_pretrained`, a Keras 2 SavedModel of the keras-io example's (SL-)ViT, or any of
     these folders on the Hugging Face Hub (`hf://user/name`, such as the published
     `hf://keras-io/vit_small_ds_v2`, or `hf://user/name@revision`). A Hub folder's `info` adds the
-    commit it was downloaded at (`revision`) and `files_sha256`; given, `files_sha256` must match."""
+    commit it was downloaded at (`revision`) and `files_sha256`, which must match the one given."""
     location, pinned = str(source), {}
     if location.startswith("hf://"):
         folder, pinned = hub_folder(location, files_sha256)

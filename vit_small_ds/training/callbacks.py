@@ -131,6 +131,19 @@ class _Backup(_SavesOutsideDistribution, keras.callbacks.BackupAndRestore):
     pass
 
 
+class _RestoreOnly(keras.callbacks.BackupAndRestore):
+    "Restores the backup that process 0 of the group writes; neither writes nor deletes it."
+
+    def __init__(self, backup_dir, **kwargs):
+        super().__init__(backup_dir, delete_checkpoint=False, **kwargs)
+
+    def on_epoch_end(self, epoch, logs=None):
+        pass
+
+    def on_train_batch_end(self, batch, logs=None):
+        pass
+
+# %% ../../nbs/09b_callbacks.ipynb #34c19fda
 class _RandomStates(keras.callbacks.Callback):
     """Keeps the states of the model's random generators (dropout, stochastic depth, augmentation)
     beside the backup after each epoch, and puts them back when a run resumes, so that it draws
@@ -161,19 +174,6 @@ class _RandomStates(keras.callbacks.Callback):
             self.backup_dir.mkdir(parents=True, exist_ok=True)
             atomic_write(self._file(epoch + 1), lambda path: np.savez(path, **states))
             self._file(epoch - 1).unlink(missing_ok=True)
-
-
-class _RestoreOnly(keras.callbacks.BackupAndRestore):
-    "Restores the backup that process 0 of the group writes; neither writes nor deletes it."
-
-    def __init__(self, backup_dir, **kwargs):
-        super().__init__(backup_dir, delete_checkpoint=False, **kwargs)
-
-    def on_epoch_end(self, epoch, logs=None):
-        pass
-
-    def on_train_batch_end(self, batch, logs=None):
-        pass
 
 # %% ../../nbs/09b_callbacks.ipynb #509eeb4c
 def run_callbacks(

@@ -96,10 +96,7 @@ def run_experiment(
         non_finite = StopOnNonFiniteLoss()
         fit_callbacks = [
             non_finite,
-            # each epoch's batches in its own order, also after a resume
-            keras.callbacks.LambdaCallback(
-                on_epoch_begin=lambda epoch, _: train.start_epoch(epoch)
-            ),
+            _epoch_orders(train),
             *run_callbacks(folder, best_weights, config, resuming),
             *callbacks,
         ]
@@ -165,6 +162,13 @@ def _fit(model, train, val, config, callbacks, fit_schedule, steps_per_epoch, fo
     if not (fit_schedule and fit_schedule.plans):
         return config
     return _record_plans(config, fit_schedule.plans, steps_per_epoch, folder / "time_budget.json")
+
+
+def _epoch_orders(batches):
+    "A callback that starts each epoch's batches in that epoch's order, also after a resume."
+    return keras.callbacks.LambdaCallback(
+        on_epoch_begin=lambda epoch, _: batches.start_epoch(epoch)
+    )
 
 # %% ../../nbs/09_training.ipynb #f3a4b5c6
 def _pipelines(data, config, teacher_probabilities=None):

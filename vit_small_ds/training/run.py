@@ -179,6 +179,15 @@ def _teacher(spec: RunSpec, data: ImageDataset, own_data: ImageDataset, keep_fil
     }
     return probabilities, record
 
+# %% ../../nbs/09e_run.ipynb #0482d696
+def _say_what_runs(model, data: ImageDataset, asked: str, chosen: dict):
+    "Print the model, its size, its dtype policy and the data, then what the run chose and why."
+    auto = " (auto)" if asked == "auto" else ""
+    policy = model.dtype_policy.name
+    print(f"{model.name}: {model.count_params():,} parameters, {policy}{auto}; {data}")
+    for setting, reason in chosen.items():
+        print(f"{setting}: {reason}")
+
 # %% ../../nbs/09e_run.ipynb #a800ec21
 def train(
     spec: RunSpec = None,  # a run (`RunSpec.resolve`, `RunSpec.from_run`)
@@ -224,11 +233,7 @@ def train(
                 **spec.architecture,
             )
             if main:
-                auto = " (auto)" if asked == "auto" else ""
-                policy = model.dtype_policy.name
-                print(f"{model.name}: {model.count_params():,} parameters, {policy}{auto}; {data}")
-                for setting, reason in chosen.items():
-                    print(f"{setting}: {reason}")
+                _say_what_runs(model, data, asked, chosen)
             if spec.init_from:
                 start_from(model, spec.init_from, spec.freeze_backbone)
             spec = replace(spec, train=checked_config(model, data, spec.train))  # as it will run
