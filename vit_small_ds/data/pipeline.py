@@ -36,8 +36,8 @@ class Batches(keras.utils.PyDataset):
     ):
         check_positive_int(batch_size=batch_size, repeats=repeats)
         on_host = isinstance(x, (ImageFiles, np.memmap))
-        # files are decoded by threads, a few batches ahead of the step that needs them
-        super().__init__(workers=DECODE_THREADS if isinstance(x, ImageFiles) else 1)
+        # files: the next batches decoded (each by `DECODE_THREADS` threads) while a step trains
+        super().__init__(workers=2 if isinstance(x, ImageFiles) else 1)
         self.x = x if on_host else ops.convert_to_tensor(x)  # on the device, once
         self.y, self.on_host = np.asarray(y), on_host
         self.batch_size, self.training, self.seed = batch_size, training, seed

@@ -27,7 +27,11 @@ def _as_dict(config):
 def model_card(model: keras.Model, info: dict) -> str:
     "A Markdown model card from `info` (as `save_pretrained` writes it)."
     metrics = info.get("metrics") or {}
-    rows = "\n".join(f"| {k} | {v} |" for k, v in metrics.items() if not isinstance(v, dict))
+    rows = "\n".join(
+        f"| {k} | {v:.4g} |" if isinstance(v, float) else f"| {k} | {v} |"
+        for k, v in metrics.items()
+        if not isinstance(v, dict)
+    )
     return f"""---
 library_name: keras
 tags: [image-classification, keras, vit_small_ds]

@@ -99,7 +99,7 @@ except ImportError:  # Windows: no flock, no lock
     fcntl = None
 
 RUN_LOCK = "run.lock"  # in a run folder while a run writes it
-_held = set()  # the folders this process holds: a run inside a run (a teacher) takes its own
+_held = set()  # the folders this process holds: `train`'s, which its `run_experiment` holds again
 
 
 @contextlib.contextmanager
