@@ -1,10 +1,9 @@
-"The same seed gives the same first-epoch loss twice on CPU, on TensorFlow and on JAX."
+"""The same seed gives the same first-epoch loss twice on CPU, on TensorFlow. On JAX,
+tests/test_resume.py shows more: two runs of one command, one killed and resumed, end the same."""
 
 import os
 import subprocess
 import sys
-
-import pytest
 
 SNIPPET = """
 import numpy as np
@@ -31,6 +30,5 @@ def first_epoch_loss(backend):
     return float(result.stdout.strip().splitlines()[-1])
 
 
-@pytest.mark.parametrize("backend", ["tensorflow", "jax"])
-def test_same_seed_same_first_epoch_loss(backend):
-    assert first_epoch_loss(backend) == first_epoch_loss(backend)
+def test_same_seed_same_first_epoch_loss():
+    assert first_epoch_loss("tensorflow") == first_epoch_loss("tensorflow")
