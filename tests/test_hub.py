@@ -2,6 +2,8 @@
 Hub: a pushed model comes back with its card; a revision is downloaded as asked, the commit that
 arrived and a hash of its files are recorded, and files that changed since are refused in one line."""
 
+import shutil
+import sys
 import types
 
 import keras
@@ -37,8 +39,6 @@ class StandInHub:
         return types.SimpleNamespace(repo_id=repo_id)
 
     def upload_folder(self, repo_id, folder_path, **kwargs):
-        import shutil
-
         shutil.copytree(folder_path, self.snapshot(repo_id), dirs_exist_ok=True)
 
     def upload_file(self, path_or_fileobj, path_in_repo, repo_id, **kwargs):
@@ -49,7 +49,7 @@ class StandInHub:
 def hub(tmp_path, monkeypatch):
     "The stand-in Hub, with `user/tiny` pushed to it by `save_pretrained`; and that model."
     stand_in = StandInHub(tmp_path)
-    monkeypatch.setitem(__import__("sys").modules, "huggingface_hub", stand_in)
+    monkeypatch.setitem(sys.modules, "huggingface_hub", stand_in)
     monkeypatch.setattr(saving_lib, "huggingface_hub", stand_in)
     model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)], name="tiny")
     save_pretrained(model, "hf://user/tiny", dataset="numbers", metrics={"test_accuracy": 0.5})

@@ -85,10 +85,9 @@ def run_experiment(
     keras.utils.set_random_seed(config.seed)
     train, val, test, *batch_maps = _pipelines(data, config, teacher_probabilities)
     steps_per_epoch = math.ceil(len(data.x_train) / config.batch_size)
-    output = config.output if is_main_process() else None  # in a group, process 0 writes
-    with tempfile.TemporaryDirectory() as scratch, run_folder_lock(output):
+    main = is_main_process()  # in a group, process 0 writes the run's files
+    with tempfile.TemporaryDirectory() as scratch, run_folder_lock(config.output if main else None):
         folder = Path(config.output or scratch)
-        main = is_main_process()  # in a group, process 0 writes the run's files
         resuming = main_process_says(main and prepare_run_folder(folder, config.overwrite))
         if main:
             _write_config(folder, model, data, config, record)
