@@ -5,8 +5,9 @@
 # %% auto #0
 __all__ = ['HEARTBEAT_SECONDS', 'DTYPE_POLICIES', 'data_parallel', 'replicas', 'check_batches_split', 'join_process_group',
            'process_group', 'batch_part', 'is_main_process', 'outside_distribution', 'wait_for_processes',
-           'ProcessGroupError', 'stops_with_the_group', 'main_process_says', 'gathered', 'fast_bfloat16',
-           'resolve_dtype_policy', 'using_dtype_policy', 'onednn_enabled', 'use_compilation_cache', 'environment']
+           'ProcessGroupError', 'stops_with_the_group', 'main_process_says', 'gathered', 'cpu_description',
+           'fast_bfloat16', 'resolve_dtype_policy', 'using_dtype_policy', 'onednn_enabled', 'use_compilation_cache',
+           'environment']
 
 # %% ../../nbs/09d_devices.ipynb #fa6082c6
 import contextlib
@@ -196,19 +197,35 @@ def gathered(model: keras.Model) -> keras.Model:
 DTYPE_POLICIES = ("auto", "float32", "mixed_bfloat16", "mixed_float16")
 
 
-def _cpu_has_bfloat16(cpuinfo: str = None) -> bool:
-    """Whether the CPU has bfloat16 matmul instructions (AVX512_BF16 or AMX), from Linux's
-    /proc/cpuinfo."""
+def _cpu_fields(cpuinfo: str = None) -> dict:
+    "The first processor's fields in Linux's /proc/cpuinfo (`cpuinfo`, its text); none elsewhere."
     if cpuinfo is None:
         path = Path("/proc/cpuinfo")
         cpuinfo = path.read_text() if path.exists() else ""
-    flags = {
-        flag
-        for line in cpuinfo.splitlines()
-        if line.startswith("flags")
-        for flag in line.split(":", 1)[1].split()
-    }
-    return bool(flags & {"avx512_bf16", "amx_bf16"})
+    lines = cpuinfo.split("\n\n")[0].splitlines()
+    return {key.strip(): value.strip() for key, _, value in (line.partition(":") for line in lines)}
+
+
+def _cpu_has_bfloat16(cpuinfo: str = None) -> bool:
+    "Whether the CPU has bfloat16 matmul instructions (AVX512_BF16 or AMX)."
+    return bool(set(_cpu_fields(cpuinfo).get("flags", "").split()) & {"avx512_bf16", "amx_bf16"})
+
+
+def cpu_description(cpuinfo: str = None) -> str:
+    """This machine's CPU as the results tables name it: model, cores and widest vector instructions,
+    e.g. 'AMD EPYC, 2 cores, AVX-512 with bfloat16' or 'AMD EPYC, 2 cores, AVX2'. bfloat16 decides
+    the most: TensorFlow's bfloat16 matmuls run about twice as fast as float32 there (12_bench)."""
+    fields = _cpu_fields(cpuinfo)
+    flags = set(fields.get("flags", "").split())
+    if _cpu_has_bfloat16(cpuinfo):
+        vectors = "AVX-512 with bfloat16"
+    else:
+        vectors = next((name for flag, name in _VECTORS if flag in flags), "no AVX")
+    model = fields.get("model name", platform.processor() or platform.machine())
+    return f"{model}, {os.cpu_count()} cores, {vectors}"
+
+
+_VECTORS = (("avx512f", "AVX-512"), ("avx2", "AVX2"), ("avx", "AVX"))
 
 
 def fast_bfloat16() -> bool:
@@ -288,4 +305,5 @@ def environment() -> dict:
         "devices": replicas(),
         "python": platform.python_version(),
         "machine": platform.machine(),
+        "cpu": cpu_description(),
     }
