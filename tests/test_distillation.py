@@ -1,14 +1,17 @@
 """Distillation trains the student on the teacher's targets: in `run_experiment`, where a teacher that
 always names the next class pulls the student halfway there, and from the command line, where
-`--teacher cnn` trains the CNN first and records it."""
+`--teacher cnn` trains the CNN first and records it; and a finished run as the teacher, whose
+seconds include scoring the training images."""
 
 import json
+import time
 
 import keras
 import numpy as np
 from conftest import TRAIN_FLAGS
 from processes import run_command
 
+import vit_small_ds
 from vit_small_ds.data.datasets import ImageDataset
 from vit_small_ds.training.config import TrainConfig
 from vit_small_ds.training.loop import run_experiment
@@ -54,7 +57,7 @@ def test_the_student_trains_on_the_teachers_targets():
     assert min(label, taught) > max(0.3, 2 * neither), (label, taught, neither)
 
 
-def test_the_command_line_trains_the_teacher_first(tmp_path, colour_folder):
+def test_the_command_line_trains_the_teacher_first(tmp_path, colour_folder, monkeypatch):
     out = tmp_path / "distilled"
     command = ["vit_small_ds_train", "--dataset", str(colour_folder), *TRAIN_FLAGS]
     run_command([*command, "--teacher", "cnn", "--epochs", "1", "--output", str(out)], "jax")
@@ -63,3 +66,22 @@ def test_the_command_line_trains_the_teacher_first(tmp_path, colour_folder):
     assert (teacher["model"], teacher["epochs_run"]) == ("cnn", 1)
     assert config["train"]["teacher"] == config["teacher"]["source"] == "cnn"
     assert config["teacher"]["test_accuracy"] == teacher["test_accuracy"]
+
+    # that teacher again, from its folder, for a student in this process; its scoring 1 s slower
+    scoring_seconds = []
+
+    def slow_scoring(model, images):
+        started = time.monotonic()
+        time.sleep(1)
+        probabilities = vit_small_ds.training.scoring.predict_probabilities(model, images)
+        scoring_seconds.append(time.monotonic() - started)
+        return probabilities
+
+    monkeypatch.setattr(vit_small_ds.training.run, "predict_probabilities", slow_scoring)
+    again = tmp_path / "again"
+    vit_small_ds.train(
+        dataset=str(colour_folder), teacher=str(out / "teacher"), preset="small", image_size=24,
+        epochs=1, batch_size=16, output=str(again), verbose=0,
+    )  # fmt: skip
+    recorded = json.loads((again / "config.json").read_text())["teacher"]["seconds"]
+    assert scoring_seconds[0] > 1 and recorded >= scoring_seconds[0] - 0.05  # recorded to 0.1 s

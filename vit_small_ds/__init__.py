@@ -45,7 +45,8 @@ from vit_small_ds.training.devices import using_dtype_policy
 from vit_small_ds.training.finetuning import backbone, features
 from vit_small_ds.training.config import TrainConfig
 from vit_small_ds.training.run import Run, train
-from vit_small_ds.training.run_files import compare, plot_confusion_matrix, plot_history
+from vit_small_ds.training.results import compare
+from vit_small_ds.training.run_files import plot_confusion_matrix, plot_history
 from vit_small_ds.training.scoring import predict_probabilities, with_test_time_flip
 from vit_small_ds.training.spec import RunSpec
 
@@ -71,7 +72,7 @@ _FORMER_MODULES = {
     "distillation": ("training.distillation",),
     "finetuning": ("training.finetuning",),
     "run": ("training.run", "training.spec"),
-    "run_files": ("training.run_files", "models.saving"),
+    "run_files": ("training.run_files", "models.saving", "training.results"),
     "schedules": ("training.schedules",),
     "scoring": ("training.scoring",),
     "time_budget": ("training.time_budget",),

@@ -193,10 +193,7 @@ def gathered(model: keras.Model) -> keras.Model:
     inputs = keras.Input(model.input_shape[1:], dtype=model.inputs[0].dtype)
     return keras.Model(inputs, replicated(model(inputs)), name=f"{model.name}_gathered")
 
-# %% ../../nbs/09d_devices.ipynb #c2bc1ec6
-DTYPE_POLICIES = ("auto", "float32", "mixed_bfloat16", "mixed_float16")
-
-
+# %% ../../nbs/09d_devices.ipynb #7fb27b941602401d91542211134fc71a
 def _cpu_fields(cpuinfo: str = None) -> dict:
     "The first processor's fields in Linux's /proc/cpuinfo (`cpuinfo`, its text); none elsewhere."
     if cpuinfo is None:
@@ -206,26 +203,20 @@ def _cpu_fields(cpuinfo: str = None) -> dict:
     return {key.strip(): value.strip() for key, _, value in (line.partition(":") for line in lines)}
 
 
-def _cpu_has_bfloat16(cpuinfo: str = None) -> bool:
-    "Whether the CPU has bfloat16 matmul instructions (AVX512_BF16 or AMX)."
-    return bool(set(_cpu_fields(cpuinfo).get("flags", "").split()) & {"avx512_bf16", "amx_bf16"})
-
-
 def cpu_description(cpuinfo: str = None) -> str:
-    """This machine's CPU as the results tables name it: model, cores and widest vector instructions,
-    e.g. 'AMD EPYC, 2 cores, AVX-512 with bfloat16' or 'AMD EPYC, 2 cores, AVX2'. bfloat16 decides
-    the most: TensorFlow's bfloat16 matmuls run about twice as fast as float32 there (12_bench)."""
+    """This machine's CPU as the results tables name it: model, cores and widest vector
+    instructions, e.g. 'AMD EPYC, 2 cores, AVX-512 with bfloat16' or 'AMD EPYC, 2 cores, AVX2'."""
     fields = _cpu_fields(cpuinfo)
     flags = set(fields.get("flags", "").split())
-    if _cpu_has_bfloat16(cpuinfo):
-        vectors = "AVX-512 with bfloat16"
-    else:
-        vectors = next((name for flag, name in _VECTORS if flag in flags), "no AVX")
+    vectors = next((name for flag, name in _VECTORS if flag in flags), "no AVX")
     model = fields.get("model name", platform.processor() or platform.machine())
     return f"{model}, {os.cpu_count()} cores, {vectors}"
 
 
-_VECTORS = (("avx512f", "AVX-512"), ("avx2", "AVX2"), ("avx", "AVX"))
+_VECTORS = (("avx512_bf16", "AVX-512 with bfloat16"), ("avx512f", "AVX-512"), ("avx2", "AVX2"))
+
+# %% ../../nbs/09d_devices.ipynb #c2bc1ec6
+DTYPE_POLICIES = ("auto", "float32", "mixed_bfloat16", "mixed_float16")
 
 
 def fast_bfloat16() -> bool:
@@ -245,7 +236,7 @@ def fast_bfloat16() -> bool:
         if gpus := tf.config.list_physical_devices("GPU"):
             details = tf.config.experimental.get_device_details(gpus[0])
             return tuple(details.get("compute_capability", (0, 0))) >= (8, 0)
-    return _cpu_has_bfloat16()
+    return bool({"avx512_bf16", "amx_bf16"} & set(_cpu_fields().get("flags", "").split()))
 
 
 def resolve_dtype_policy(dtype_policy: str) -> str:

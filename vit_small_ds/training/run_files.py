@@ -4,8 +4,7 @@
 
 # %% auto #0
 __all__ = ['RUN_FILES', 'RUN_LOCK', 'CHANCE_MARGIN', 'atomic_write', 'write_json', 'read_history', 'prepare_run_folder',
-           'run_folder_lock', 'plot_history', 'plot_confusion_matrix', 'against_chance', 'finish_run', 'compare',
-           'summary']
+           'run_folder_lock', 'plot_history', 'plot_confusion_matrix', 'against_chance', 'finish_run', 'summary']
 
 # %% ../../nbs/09a_run_files.ipynb #9d05352e
 import contextlib
@@ -254,28 +253,6 @@ def finish_run(
     for done in (Path(best_weights), folder / "trained.json"):
         done.unlink(missing_ok=True)
     return history, metrics
-
-# %% ../../nbs/09a_run_files.ipynb #c6b151e1
-def compare(results, plot: bool = True) -> str:
-    "A Markdown table (and a bar plot) of several runs' `metrics` dicts."
-    rows = [
-        "| model | dataset | params | top-1 | top-5 | best epoch | train s |",
-        "|---|---|---:|---:|---:|---:|---:|",
-    ]
-    for m in results:
-        rows.append(
-            f"| {m['model']} | {m['dataset']} | {m['params']:,} | "
-            f"{100 * m['test_accuracy']:.2f}% | {100 * m['test_top5_accuracy']:.2f}% "
-            f"| {m['best_epoch']} | {m['train_seconds']:.0f} |"
-        )
-    if plot:
-        fig, ax = plt.subplots(figsize=(1.6 * len(results) + 2, 3))
-        names = [f"{m['model']}\n{m['dataset']}" for m in results]
-        bars = ax.bar(names, [100 * m["test_accuracy"] for m in results])
-        ax.bar_label(bars, fmt="%.1f%%")
-        ax.margins(y=0.12)  # room for the labels
-        ax.set_ylabel("test top-1 accuracy (%)")
-    return "\n".join(rows)
 
 # %% ../../nbs/09a_run_files.ipynb #f1b0c005
 def summary(metrics: dict, folder=None) -> str:

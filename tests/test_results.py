@@ -1,0 +1,71 @@
+"""Every published number is read from the files of the run that made it: each results table of the
+README and the notebooks (a `<!-- results/NAME -->` line above it) is rendered again from
+`results/NAME/` (`training.run_files.seeds_table`), and every percentage the README states is a
+number of one of those tables, or a source's published number that `results/cited.json` names."""
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+from vit_small_ds.training.results import seeds_table
+
+ROOT = Path(__file__).parent.parent
+# a marker line, a blank line, the table, a blank line, its "Ran on ..." lines
+TABLE = re.compile(r"<!-- (results/[\w.-]+) -->\n\n((?:\|.*\n)+\n(?:Ran on .*(?:\n|$))+)")
+PERCENTAGE = re.compile(r"\b\d+\.\d+%")
+CODE_BLOCK = re.compile(r"```.*?```", re.S)
+
+
+def table_faults(text: str, root: Path = ROOT) -> list:
+    "Each results table of `text` that differs from the one rendered from its folder under `root`."
+    return [
+        f"{folder}: the page has\n{table}\nbut its files give\n{seeds_table(root / folder)}"
+        for folder, table in TABLE.findall(text)
+        if table.strip() != seeds_table(root / folder)
+    ]
+
+
+def unbacked_percentages(text: str, root: Path = ROOT) -> list:
+    """The percentages in `text`'s prose and tables (not its code) that no results table of `text`
+    holds and `results/cited.json` does not name."""
+    backed = set(json.loads((root / "results" / "cited.json").read_text()))
+    for folder, _ in TABLE.findall(text):
+        backed |= set(PERCENTAGE.findall(seeds_table(root / folder)))
+    return [
+        number for number in PERCENTAGE.findall(CODE_BLOCK.sub("", text)) if number not in backed
+    ]
+
+
+def pages() -> dict:
+    "The README and every notebook's Markdown, by path."
+    found = {"README.md": (ROOT / "README.md").read_text()}
+    for notebook in sorted((ROOT / "nbs").glob("*.ipynb")):
+        cells = json.loads(notebook.read_text())["cells"]
+        found[str(notebook.relative_to(ROOT))] = "\n\n".join(
+            "".join(cell["source"]) for cell in cells if cell["cell_type"] == "markdown"
+        )
+    return found
+
+
+def test_published_tables_are_their_files():
+    assert sum(len(TABLE.findall(text)) for text in pages().values()) >= 1
+    faults = [fault for path, text in pages().items() for fault in table_faults(text)]
+    assert not faults, "\n\n".join(faults)
+
+
+def test_every_readme_percentage_has_a_file_behind_it():
+    assert unbacked_percentages((ROOT / "README.md").read_text()) == []
+
+
+def test_a_changed_number_is_caught(tmp_path):
+    "A run's file changed after the README printed its table: both checks see it."
+    readme = (ROOT / "README.md").read_text()
+    folder = TABLE.findall(readme)[0][0]
+    shutil.copytree(ROOT / folder, tmp_path / folder)
+    shutil.copy(ROOT / "results" / "cited.json", tmp_path / "results" / "cited.json")
+    metrics_path = sorted((tmp_path / folder).glob("*/metrics.json"))[0]
+    metrics = json.loads(metrics_path.read_text())
+    metrics["test_accuracy"] -= 0.0001
+    metrics_path.write_text(json.dumps(metrics))
+    assert table_faults(readme, tmp_path) and unbacked_percentages(readme, tmp_path)
