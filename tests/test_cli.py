@@ -271,6 +271,16 @@ def user_errors(run, tmp_path):
     ]
 
 
+def test_a_command_starts_without_tensorflows_start_up_lines():
+    "Even at TensorFlow's most verbose log level, the help is the only output."
+    result = run_command(
+        ["vit_small_ds_train", "--help"], "tensorflow", env={"TF_CPP_MIN_LOG_LEVEL": "0"}
+    )
+    assert result.stdout.startswith("usage: vit_small_ds_train") and result.stderr == "", (
+        result.stderr
+    )
+
+
 def test_every_user_error_is_one_line_and_status_2(trained_run, tmp_path, capsys):
     out, _ = trained_run
     for command, argv, message in user_errors(out, tmp_path):

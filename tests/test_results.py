@@ -1,7 +1,8 @@
-"""Every published number is read from the files of the run that made it: each results table of the
-README and the notebooks (a `<!-- results/NAME -->` line above it) is rendered again from
-`results/NAME/` (`training.run_files.seeds_table`), and every percentage the README states is a
-number of one of those tables, or a source's published number that `results/cited.json` names."""
+"""Every published number is read from the run that made it: each results table of the README and
+the notebooks (a `<!-- results/NAME -->` line above it) is rendered again from the runs' files in
+`results/NAME/` (`training.results.seeds_table`), and every percentage the README states is a number
+of one of those tables, printed by a notebook cell that ran it, or a source's number that
+`results/cited.json` names."""
 
 import json
 import re
@@ -28,13 +29,16 @@ def table_faults(text: str, root: Path = ROOT) -> list:
 
 def unbacked_percentages(text: str, root: Path = ROOT) -> list:
     """The percentages in `text`'s prose and tables (not its code) that no results table of `text`
-    holds and `results/cited.json` does not name."""
+    holds, no notebook cell under `root` printed and `results/cited.json` does not name."""
     backed = set(json.loads((root / "results" / "cited.json").read_text()))
     for folder, _ in TABLE.findall(text):
         backed |= set(PERCENTAGE.findall(seeds_table(root / folder)))
-    return [
-        number for number in PERCENTAGE.findall(CODE_BLOCK.sub("", text)) if number not in backed
-    ]
+    for notebook in (root / "nbs").glob("*.ipynb"):
+        for cell in json.loads(notebook.read_text())["cells"]:
+            for output in cell.get("outputs", []):
+                backed |= set(PERCENTAGE.findall("".join(output.get("text", ""))))
+    prose = CODE_BLOCK.sub("", text)
+    return [number for number in PERCENTAGE.findall(prose) if number not in backed]
 
 
 def pages() -> dict:
@@ -59,13 +63,16 @@ def test_every_readme_percentage_has_a_file_behind_it():
 
 
 def test_a_changed_number_is_caught(tmp_path):
-    "A run's file changed after the README printed its table: both checks see it."
+    "A run's file changed after the README printed its table: both checks name that table."
     readme = (ROOT / "README.md").read_text()
-    folder = TABLE.findall(readme)[0][0]
-    shutil.copytree(ROOT / folder, tmp_path / folder)
-    shutil.copy(ROOT / "results" / "cited.json", tmp_path / "results" / "cited.json")
+    folder, table = TABLE.findall(readme)[0]
+    shutil.copytree(ROOT / "results", tmp_path / "results")
+    (tmp_path / "nbs").symlink_to(ROOT / "nbs")
+    assert table_faults(readme, tmp_path) == unbacked_percentages(readme, tmp_path) == []
     metrics_path = sorted((tmp_path / folder).glob("*/metrics.json"))[0]
     metrics = json.loads(metrics_path.read_text())
-    metrics["test_accuracy"] -= 0.0001
+    metrics["test_accuracy"] -= 0.0001  # one hundredth of a point
     metrics_path.write_text(json.dumps(metrics))
-    assert table_faults(readme, tmp_path) and unbacked_percentages(readme, tmp_path)
+    assert [fault.split(":")[0] for fault in table_faults(readme, tmp_path)] == [folder]
+    unbacked = unbacked_percentages(readme, tmp_path)  # the mean at least; a seed's number may
+    assert unbacked and set(unbacked) <= set(PERCENTAGE.findall(table))  # be printed elsewhere

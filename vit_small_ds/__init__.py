@@ -21,6 +21,22 @@ __version__ = _importlib_metadata.version("vit_small_ds")
 if "tensorflow" not in _sys.modules:
     _os.environ.setdefault("TF_ENABLE_ONEDNN_OPTS", "1")
 
+# The command-line tools start quietly. TensorFlow writes its start-up lines (oneDNN, CUDA drivers,
+# CPU instructions) straight to the process's stderr as it loads, before any log level applies, so
+# the tools send that stream nowhere while Keras loads, and keep TensorFlow's INFO lines off after;
+# `--debug` shows them.
+if _os.path.basename(getattr(_sys, "argv", [""])[0]).startswith("vit_small_ds_"):
+    if "--debug" not in _sys.argv and "keras" not in _sys.modules:
+        _os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
+        _stderr, _devnull = _os.dup(2), _os.open(_os.devnull, _os.O_WRONLY)
+        _os.dup2(_devnull, 2)
+        try:
+            import keras as _keras  # noqa: F401
+        finally:
+            _os.dup2(_stderr, 2)
+            _os.close(_stderr)
+            _os.close(_devnull)
+
 # Importing the modules that define layers registers them with Keras.
 from vit_small_ds.layers import (
     activations,

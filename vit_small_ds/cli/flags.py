@@ -42,7 +42,11 @@ def command_parser(prog: str, description: str, examples: str) -> argparse.Argum
         epilog="examples:\n" + examples,
         formatter_class=_Formatter,
     )
-    parser.add_argument("--debug", action="store_true", help="show the traceback of an error")
+    parser.add_argument(
+        "--debug",
+        action="store_true",
+        help="show the traceback of an error, and the backend's start-up logs",
+    )
     return parser
 
 
