@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Three seeds of each model family, one run after another, with the same flags, into runs/NAME/; then
 # each run's small files (config.json, metrics.json, history.csv) into results/NAME/, which the
-# repository keeps, and the table that the README prints from them (training.run_files.seeds_table).
+# repository keeps, and the table that the README prints from them (training.results.seeds_table).
 # Finished runs are kept. Flags after the name go to every run. The README's tables:
 #   bash scripts/three_seeds.sh sample_seeds                  # the default command
-#   bash scripts/three_seeds.sh fashion_mnist_15min --dataset fashion_mnist --time-budget 15
-# Add MODELS="sl_vit" to run one family only.
+#   MODELS=sl_vit bash scripts/three_seeds.sh fashion_mnist_15min --dataset fashion_mnist --time-budget 15
+# MODELS names the families to run (all three by default).
 set -euo pipefail
 name=${1:?the name of the table, then the flags of every run}
 shift
