@@ -80,7 +80,7 @@ def test_the_command_line_trains_the_teacher_first(tmp_path, colour_folder, monk
     monkeypatch.setattr(vit_small_ds.training.run, "predict_probabilities", slow_scoring)
     again = tmp_path / "again"
     vit_small_ds.train(
-        dataset=str(colour_folder), teacher=str(out / "teacher"), preset="small", image_size=24,
+        dataset=str(colour_folder), teacher=str(out / "teacher"), model="cnn", image_size=24,
         epochs=1, batch_size=16, output=str(again), verbose=0,
     )  # fmt: skip
     recorded = json.loads((again / "config.json").read_text())["teacher"]["seconds"]

@@ -58,18 +58,23 @@ def seeds_table(folder) -> str:
         "| best val top-1, mean | epochs run, mean | s in all, mean |",
         "|---|---|---|---:|---:|---:|---:|---:|",
     ]
-    for model, by_seed in sorted(runs.items(), key=lambda item: -_mean_test(item[1])):
+    by_mean = []  # (mean test top-1, row) of each model
+    for model, by_seed in runs.items():
         metrics = [by_seed[seed][0] for seed in sorted(by_seed)]
         test, val, epochs, seconds = (
             np.array([m[key] for m in metrics], float)
             for key in ("test_accuracy", "best_val_accuracy", "epochs_run", "fit_wall_seconds")
         )
         preset = by_seed[min(by_seed)][1]["preset"]
-        rows.append(
-            f"| {model} | {preset} | {', '.join(f'{t:.2%}' for t in test)} | {test.mean():.2%} "
-            f"| {100 * test.std(ddof=1):.2f} | {val.mean():.2%} | {epochs.mean():.1f} "
-            f"| {seconds.mean():.0f} |"
+        by_mean.append(
+            (
+                test.mean(),
+                f"| {model} | {preset} | {', '.join(f'{t:.2%}' for t in test)} "
+                f"| {test.mean():.2%} | {100 * test.std(ddof=1):.2f} | {val.mean():.2%} "
+                f"| {epochs.mean():.1f} | {seconds.mean():.0f} |",
+            )
         )
+    rows += [row for _, row in sorted(by_mean, key=lambda pair: -pair[0])]
     machines = sorted(
         {
             _machine(config["environment"])
@@ -78,10 +83,6 @@ def seeds_table(folder) -> str:
         }
     )
     return "\n".join(rows + [""] + [f"Ran on {machine}." for machine in machines])
-
-
-def _mean_test(by_seed: dict) -> float:
-    return np.mean([metrics["test_accuracy"] for metrics, _ in by_seed.values()])
 
 
 def _machine(environment: dict) -> str:
