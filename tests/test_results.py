@@ -1,6 +1,6 @@
 """Every published number is read from the run that made it: each results table of the README and
 the notebooks (a `<!-- results/NAME -->` line above it) is rendered again from the runs' files in
-`results/NAME/` (`training.results.seeds_table`), and every percentage the README states is a number
+`results/NAME/` (`training.results.results_table`), and every percentage the README states is a number
 of one of those tables, printed by a notebook cell that ran it, or a source's number that
 `results/cited.json` names."""
 
@@ -9,7 +9,7 @@ import re
 import shutil
 from pathlib import Path
 
-from vit_small_ds.training.results import seeds_table
+from vit_small_ds.training.results import results_table
 
 ROOT = Path(__file__).parent.parent
 # a marker line, a blank line, the table, a blank line, its "Ran on ..." lines
@@ -21,9 +21,9 @@ CODE_BLOCK = re.compile(r"```.*?```", re.S)
 def table_faults(text: str, root: Path = ROOT) -> list:
     "Each results table of `text` that differs from the one rendered from its folder under `root`."
     return [
-        f"{folder}: the page has\n{table}\nbut its files give\n{seeds_table(root / folder)}"
+        f"{folder}: the page has\n{table}\nbut its files give\n{results_table(root / folder)}"
         for folder, table in TABLE.findall(text)
-        if table.strip() != seeds_table(root / folder)
+        if table.strip() != results_table(root / folder)
     ]
 
 
@@ -32,7 +32,7 @@ def unbacked_percentages(text: str, root: Path = ROOT) -> list:
     holds, no notebook cell under `root` printed and `results/cited.json` does not name."""
     backed = set(json.loads((root / "results" / "cited.json").read_text()))
     for folder, _ in TABLE.findall(text):
-        backed |= set(PERCENTAGE.findall(seeds_table(root / folder)))
+        backed |= set(PERCENTAGE.findall(results_table(root / folder)))
     for notebook in (root / "nbs").glob("*.ipynb"):
         for cell in json.loads(notebook.read_text())["cells"]:
             for output in cell.get("outputs", []):

@@ -92,7 +92,7 @@ def image_header(file):
     except (UnidentifiedImageError, OSError):
         return None
 
-
+# %% ../../nbs/01b_image_folders.ipynb #de8fdd7d
 def image_folder_files(path, image_size=None, class_names=None):
     """`ImageFiles` of the images in `path/<class>/<image file>` (resized to `image_size` x
     `image_size` when given), their labels and the class names."""

@@ -78,7 +78,7 @@ def artifact_path(source, format: str = "saved_model", quantize: str = None) -> 
     quantized = f"_{quantize}" if quantize else ""
     return Path("exported", f"{name}{quantized}{EXPORT_FORMATS[format].suffix}")
 
-
+# %% ../../nbs/10c_deploy.ipynb #f0eca46b
 def export(
     source,  # a Keras model, or a path that `saving.load_pretrained` reads
     path=None,  # a folder (saved_model), a .onnx file or a .tflite file; None: `artifact_path`

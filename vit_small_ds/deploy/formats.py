@@ -264,7 +264,7 @@ EXPORT_FORMATS = {
     ),
 }
 
-
+# %% ../../nbs/10d_export_formats.ipynb #a475359f
 def _check_export(path: Path, format: str, quantize: str):
     check_choice(EXPORT_FORMATS, format=format)
     record = EXPORT_FORMATS[format]

@@ -118,7 +118,7 @@ class _FastAffineBackend:
         attribute = getattr(self.backend, name)
         return _ImageOps(attribute) if name == "image" and self.backend.name == "jax" else attribute
 
-
+# %% ../../nbs/02c_jax_affine.ipynb #1157ddc1
 class CompiledOnJax:
     """Mixin for Keras' interpolating random layers, and layers that hold them: on JAX, let the
     model compile, and interpolate with `jax_affine_transform`. In a `tf.data` pipeline they run

@@ -105,7 +105,7 @@ def _mask(self: ProjectedAttention, query, value, attention_mask):
         mask = off_diagonal if mask is None else ops.logical_and(mask, off_diagonal)
     return mask
 
-
+# %% ../../nbs/04_lsa.ipynb #a9ed2907
 @patch
 def attend(self: ProjectedAttention, query, key, value, mask, training, return_weights):
     """From `(B, heads, T, dim)` inputs, outputs `(B, heads, Tq, dim)` and weights `(B, heads,

@@ -31,7 +31,7 @@ def vit_forward_flops(c) -> int:
         + _dense(1, (head_in, *c.mlp_head_units, c.num_classes))
     )
 
-
+# %% ../../nbs/08b_flops.ipynb #418679d0
 def shiftvit_forward_flops(c) -> int:
     "Forward FLOPs of one image through the ShiftViT of config `c` (the shift itself is free)."
     sides, width = c.stage_sizes, c.projection_dim

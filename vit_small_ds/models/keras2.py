@@ -28,7 +28,7 @@ def _kind(layer: str) -> str:
     "A Keras 2 layer's kind: its automatic name without the counter ('dense' from 'dense_12')."
     return re.sub(r"_\d+$", "", layer)
 
-
+# %% ../../nbs/10a_keras2.ipynb #12d6281c
 def keras2_weight_paths(names: list) -> list:
     """This library's weight path for each of the keras-io example's Keras 2 variable `names`,
     listed in the model's order as a SavedModel lists them; None where a name is not one of that

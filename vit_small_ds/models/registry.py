@@ -194,7 +194,7 @@ def _without_flips(layers):
     kept = [layer for layer in layers.layers if not isinstance(layer, keras.layers.RandomFlip)]
     return keras.Sequential(kept, name=layers.name)
 
-
+# %% ../../nbs/08_models.ipynb #8d0ce00c
 def create_model(
     name: str,
     preset: str = None,

@@ -107,7 +107,7 @@ def _averaged_weights(model):
         for variable, value in zip(model.trainable_variables, trained):
             variable.assign(value)
 
-
+# %% ../../nbs/09b_callbacks.ipynb #c3ef6712
 class _BestCheckpoint(keras.callbacks.Callback):
     """Saves the weights that validation scored (the averaged ones, if the optimizer keeps them)
     when `val_accuracy` beats `best`, atomically, so that a run killed while it writes keeps its

@@ -122,7 +122,7 @@ def run_epochs(config: TrainConfig, training_images: int) -> int:
     many as show about `TRAINING_IMAGES` images."""
     return config.epochs or math.ceil(TRAINING_IMAGES / training_images)
 
-
+# %% ../../nbs/09i_train_config.ipynb #47e6c39d
 def checked_config(model: keras.Model, data: ImageDataset, config: TrainConfig) -> TrainConfig:
     """`config` checked against `model` and `data` (the model's dtype policy, the labels, the
     splits, the settings), and resolved for this run: 'auto' becomes the policy the model was built

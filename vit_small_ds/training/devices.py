@@ -110,7 +110,7 @@ def join_process_group(
         heartbeat_timeout_seconds=HEARTBEAT_SECONDS,
     )
 
-
+# %% ../../nbs/09d_devices.ipynb #26c4d292
 def process_group() -> tuple:
     "`(this process's index, the number of processes)` in its group; `(0, 1)` for a process alone."
     if keras.backend.backend() != "jax":
