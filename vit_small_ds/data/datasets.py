@@ -4,13 +4,13 @@
 
 # %% auto #0
 __all__ = ['SAMPLE_PATH', 'ImageDataset', 'stratified_split', 'check_splits', 'is_named', 'load_dataset', 'select_classes',
-           'mirror_symmetric', 'show_images']
+           'with_labels_per_class', 'mirror_symmetric', 'show_images']
 
 # %% ../../nbs/01_data.ipynb #75a7599d
 import hashlib
 import importlib.resources
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import matplotlib.pyplot as plt
@@ -206,6 +206,12 @@ def load_dataset(
 _SELECTED = " classes "
 
 
+def _drawn_per_class(labels, classes, count: int, rng) -> np.ndarray:
+    "Sorted indices of `count` (None: all) of the `labels` of each of `classes`, drawn by `rng`."
+    drawn = [rng.permutation(np.flatnonzero(labels == label))[:count] for label in classes]
+    return np.sort(np.concatenate(drawn))
+
+
 def select_classes(data, classes, per_class: dict = None, seed: int = 42):
     """The `ImageDataset` of `data`'s images of `classes` only, relabelled 0, 1, ... in that order.
     `per_class`, e.g. `{'train': 50, 'val': 10}`, keeps at most that many images of each class in
@@ -229,14 +235,33 @@ def select_classes(data, classes, per_class: dict = None, seed: int = 42):
     splits = []
     for split in ("train", "val", "test"):
         x, y = getattr(data, f"x_{split}"), getattr(data, f"y_{split}")
-        keep = np.sort(
-            np.concatenate(
-                [rng.permutation(np.flatnonzero(y == c))[: per_class.get(split)] for c in classes]
-            )
-        )
+        keep = _drawn_per_class(y, classes, per_class.get(split), rng)
         splits += [x[keep], relabel[y[keep]]]
     return ImageDataset(
         *splits, [data.class_names[c] for c in classes], name=f"{data.name}{_SELECTED}{classes}"
+    )
+
+# %% ../../nbs/01_data.ipynb #7e99948f
+def with_labels_per_class(data, labels_per_class: int, seed: int = 42):
+    """`data` with `labels_per_class` training images of each class, drawn with `seed`: a few-label
+    run's data. The validation and test splits stay as they are."""
+    check_positive_int(labels_per_class=labels_per_class)
+    counts = np.bincount(data.y_train, minlength=data.num_classes)
+    if counts.min() < labels_per_class:
+        smallest = data.class_names[counts.argmin()]
+        raise invalid_argument(
+            "labels_per_class",
+            labels_per_class,
+            f"at most {counts.min()}, the training images of {smallest!r}, its smallest class",
+        )
+    keep = _drawn_per_class(
+        data.y_train, range(data.num_classes), labels_per_class, np.random.default_rng(seed)
+    )
+    return replace(
+        data,
+        x_train=data.x_train[keep],
+        y_train=data.y_train[keep],
+        name=f"{data.name}, {labels_per_class} labels per class",
     )
 
 # %% ../../nbs/01_data.ipynb #7fb27b941602401d91542211134fc71a

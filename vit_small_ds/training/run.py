@@ -103,7 +103,7 @@ def _chosen(spec: RunSpec, data: ImageDataset) -> tuple:
 
 def _check_own_data(spec: RunSpec):
     "Refuse the settings of loading a dataset in a run given its data."
-    loading = ("data_dir", "image_size", "validation_split")
+    loading = ("data_dir", "image_size", "validation_split", "labels_per_class")
     for name, default in ((f.name, f.default) for f in fields(RunSpec) if f.name in loading):
         if getattr(spec, name) != default:
             raise invalid_argument(

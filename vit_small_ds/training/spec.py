@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 
 from ..checks import FRACTION, POSITIVE_INT, RATE, check_fields, invalid_argument
-from ..data.datasets import ImageDataset, is_named, load_dataset
+from ..data.datasets import ImageDataset, is_named, load_dataset, with_labels_per_class
 from vit_small_ds.models.registry import (
     MODELS,
     list_models,
@@ -58,14 +58,18 @@ class _RunSpecMethods:
         )
 
     def split_data(self, data_dir: str = None) -> ImageDataset:
-        "The run's dataset, split as the run splits it (`data_dir`: where it is instead, offline)."
-        return load_dataset(
+        """The run's dataset, split as the run splits it, with its labelled training images only
+        (`data_dir`: where it is instead, offline)."""
+        data = load_dataset(
             self.dataset,
             data_dir=data_dir or self.data_dir,
             validation_split=self.validation_split,
             seed=self.train.seed,
             image_size=self.image_size,
         )
+        if self.labels_per_class is None:
+            return data
+        return with_labels_per_class(data, self.labels_per_class, self.train.seed)
 
 # %% ../../nbs/09h_run_spec.ipynb #a217d54b
 @dataclass(frozen=True)
@@ -99,6 +103,9 @@ class RunSpec(_RunSpecMethods):
     image_size: int = field(default=None, metadata={**POSITIVE_INT, **TEACHER_SHARES})
     # share of each class of the training images held out
     validation_split: float = field(default=0.1, metadata={**FRACTION, **TEACHER_SHARES})
+    # train on this many labelled images of each class, drawn with the seed from the training
+    # split (validation and test stay whole); None: every training image
+    labels_per_class: int = field(default=None, metadata={**POSITIVE_INT, **TEACHER_SHARES})
     # start from a saved model's weights: a run folder, a .keras file, a save_pretrained folder, a
     # Keras 2 SavedModel, or hf://user/name (build it with its preset)
     init_from: str = None
