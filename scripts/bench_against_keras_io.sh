@@ -13,15 +13,23 @@ cd "$(dirname "$0")/.."
 name=${1:?usage: bash scripts/bench_against_keras_io.sh NAME [MODEL]}
 model=${2:-sl_vit}
 out=results/bench_$name
-mkdir -p "$out"
+rm -rf "$out" && mkdir -p "$out"  # a table of one session only
 timing=(--batch-size 256 --steps 3 --repeats 3 --warmup 2)
+ours=(vit_small_ds_bench --model "$model" --preset cifar100 "${timing[@]}")
+keep() {  # the JSON line of a command that finished, as the file $1; a failed one leaves nothing
+    "${@:2}" >"$1.part" && mv "$1.part" "$1"
+}
 for round in 1 2; do
-    python scripts/keras_io_sl_vit.py --model "$model" "${timing[@]}" >"$out/keras_io_$round.json"
+    keep "$out/keras_io_$round.json" \
+        python scripts/keras_io_sl_vit.py --model "$model" "${timing[@]}"
     for policy in float32 mixed_bfloat16; do
-        vit_small_ds_bench --model "$model" --preset cifar100 "${timing[@]}" --dtype-policy "$policy" \
-            >"$out/ours_${policy}_$round.json"
+        keep "$out/ours_${policy}_$round.json" "${ours[@]}" --dtype-policy "$policy"
     done
 done
 echo "<!-- $out -->"
 echo
-python -c "import sys; from vit_small_ds.training.results import speed_table; print(speed_table(sys.argv[1]))" "$out"
+python - "$out" <<'EOF'
+import sys
+from vit_small_ds.training.results import speed_table
+print(speed_table(sys.argv[1]))
+EOF

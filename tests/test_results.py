@@ -1,8 +1,8 @@
 """Every published number is read from the run that made it: each results table of the README and
-the notebooks (a `<!-- results/NAME -->` line above it) is rendered again from the runs' files in
-`results/NAME/` (`training.results.results_table`), and every percentage the README states is a number
-of one of those tables, printed by a notebook cell that ran it, or a source's number that
-`results/cited.json` names."""
+the notebooks (a `<!-- results/NAME -->` line above it) is rendered again from the files in
+`results/NAME/` (`training.results.results_table`: runs, or speed measurements), and every
+percentage the README states is a number of one of those tables, printed by a notebook cell that
+ran it, or a source's number that `results/cited.json` names."""
 
 import json
 import re

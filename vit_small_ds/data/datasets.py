@@ -242,18 +242,17 @@ def select_classes(data, classes, per_class: dict = None, seed: int = 42):
     )
 
 # %% ../../nbs/01_data.ipynb #7e99948f
+_LABELLED = " labels per class"  # the end of a few-label subset's name
+
+
 def with_labels_per_class(data, labels_per_class: int, seed: int = 42):
     """`data` with `labels_per_class` training images of each class, drawn with `seed`: a few-label
     run's data. The validation and test splits stay as they are."""
     check_positive_int(labels_per_class=labels_per_class)
     counts = np.bincount(data.y_train, minlength=data.num_classes)
     if counts.min() < labels_per_class:
-        smallest = data.class_names[counts.argmin()]
-        raise invalid_argument(
-            "labels_per_class",
-            labels_per_class,
-            f"at most {counts.min()}, the training images of {smallest!r}, its smallest class",
-        )
+        smallest = f"{counts.min()}, the training images of {data.class_names[counts.argmin()]!r}"
+        raise invalid_argument("labels_per_class", labels_per_class, f"at most {smallest}")
     keep = _drawn_per_class(
         data.y_train, range(data.num_classes), labels_per_class, np.random.default_rng(seed)
     )
@@ -261,15 +260,16 @@ def with_labels_per_class(data, labels_per_class: int, seed: int = 42):
         data,
         x_train=data.x_train[keep],
         y_train=data.y_train[keep],
-        name=f"{data.name}, {labels_per_class} labels per class",
+        name=f"{data.name}, {labels_per_class}{_LABELLED}",
     )
 
 # %% ../../nbs/01_data.ipynb #7fb27b941602401d91542211134fc71a
 def mirror_symmetric(dataset: str) -> bool:
     """Whether a mirror image of each image of `dataset` is an image of its class, so that flips
     augment it: the sample (Fashion-MNIST's images) and the named datasets that say so. A folder
-    may hold digits, letters, arrows or scans with a side: no. Classes that `select_classes` chose
-    keep their dataset's answer."""
+    may hold digits, letters, arrows or scans with a side: no. Classes that `select_classes` chose,
+    and few-label subsets, keep their dataset's answer."""
+    dataset = dataset.rsplit(", ", 1)[0] if dataset.endswith(_LABELLED) else dataset
     dataset = dataset.split(_SELECTED)[0]
     named = NAMED_DATASETS.get(dataset)
     return dataset == "sample" or (named is not None and named.mirror_symmetric)

@@ -112,6 +112,9 @@ def speed_table(folder) -> str:
             "a folder of ours_<policy>_<round>.json and keras_io_<round>.json",
         )
     their_rates = {r: json.loads(f.read_text())["train_img_per_s"] for r, f in theirs.items()}
+    unpaired = sorted({r for by_round in ours.values() for r in by_round} ^ set(their_rates))
+    if unpaired:
+        raise invalid_argument("folder", str(folder), f"both sides in every round, not {unpaired}")
     rows = [
         "| model | precision, ours | the keras-io example's code, img/s | ours, img/s "
         "| ours / theirs |",
@@ -132,5 +135,11 @@ def speed_table(folder) -> str:
 
 
 def results_table(folder) -> str:
-    "The table of a `results/` folder: `seeds_table` of runs, else `speed_table` of speeds."
-    return seeds_table(folder) if any(Path(folder).glob("*_seed*")) else speed_table(folder)
+    "The table of a `results/` folder: `seeds_table` of runs, or `speed_table` of speeds."
+    if any(Path(folder).glob("*_seed*")):
+        return seeds_table(folder)
+    if any(Path(folder).glob("keras_io_*.json")):
+        return speed_table(folder)
+    raise invalid_argument(
+        "folder", str(folder), "runs (<model>_seed<seed>/) or speed measurements"
+    )

@@ -66,7 +66,9 @@ def _resolved(spec: RunSpec, keep_files: bool) -> RunSpec:
     dataset = Path(spec.dataset).expanduser()
     if not keep_files and spec.train.output:
         raise invalid_argument("output", spec.train.output, "None with keep_files=False")
-    output = (spec.train.output or f"runs/{spec.model}_{dataset.name}") if keep_files else None
+    few_labels = f"_{spec.labels_per_class}_labels" if spec.labels_per_class else ""
+    default = f"runs/{spec.model}_{dataset.name}{few_labels}"
+    output = (spec.train.output or default) if keep_files else None
     return replace(
         spec,
         dataset=str(dataset.resolve()) if dataset.is_dir() else spec.dataset,
@@ -112,8 +114,8 @@ def _check_own_data(spec: RunSpec):
 
 # %% ../../nbs/09e_run.ipynb #e9e00001
 def _split(spec: RunSpec) -> tuple:
-    "What decides which images a run trains on and which it holds out."
-    return spec.dataset, spec.validation_split, spec.train.seed
+    "What decides which images a run trains on, with their labels, and which it holds out."
+    return spec.dataset, spec.validation_split, spec.train.seed, spec.labels_per_class
 
 
 def _loaded_teacher(source: str, spec: RunSpec):
@@ -122,12 +124,13 @@ def _loaded_teacher(source: str, spec: RunSpec):
     model, info = load_pretrained(source)
     taught = recorded_spec(info.get("run_config"))
     if taught is None or _split(taught) != _split(spec):
-        dataset, validation_split, seed = _split(spec)
+        dataset, validation_split, seed, labels_per_class = _split(spec)
         raise invalid_argument(
             "teacher",
             source,
             f"a registered model such as 'cnn', or a run folder that split {dataset!r} as this "
-            f"run does (validation_split={validation_split}, seed={seed})",
+            f"run does (validation_split={validation_split}, seed={seed}, "
+            f"labels_per_class={labels_per_class})",
         )
     metrics = run_model_file(source).parent / "metrics.json"
     return model, json.loads(metrics.read_text()) if metrics.is_file() else {}
