@@ -46,7 +46,7 @@ from vit_small_ds.layers import (
     regularization,
     spt,
 )  # noqa: F401
-from vit_small_ds.models import shiftvit, vit  # noqa: F401
+from vit_small_ds.models import masked_image, shiftvit, vit  # noqa: F401
 from vit_small_ds.training import schedules  # noqa: F401
 from vit_small_ds.checks import FormerModules as _FormerModules
 from vit_small_ds.data.datasets import ImageDataset, load_dataset, select_classes, show_images
@@ -60,6 +60,7 @@ from vit_small_ds.models.saving import load_pretrained, save_pretrained
 from vit_small_ds.training.devices import using_dtype_policy
 from vit_small_ds.training.finetuning import backbone, features
 from vit_small_ds.training.config import TrainConfig
+from vit_small_ds.training.pretraining import Pretraining, pretrain
 from vit_small_ds.training.run import Run, train
 from vit_small_ds.training.results import compare
 from vit_small_ds.training.run_files import plot_confusion_matrix, plot_history
@@ -141,6 +142,7 @@ def __getattr__(name):
 __all__ = [
     "ImageDataset",
     "Predictions",
+    "Pretraining",
     "Run",
     "RunSpec",
     "TrainConfig",
@@ -165,6 +167,7 @@ __all__ = [
     "plot_history",
     "predict",
     "predict_probabilities",
+    "pretrain",
     "save_pretrained",
     "select_classes",
     "show_images",

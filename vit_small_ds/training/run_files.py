@@ -4,7 +4,8 @@
 
 # %% auto #0
 __all__ = ['RUN_FILES', 'RUN_LOCK', 'CHANCE_MARGIN', 'atomic_write', 'write_json', 'read_history', 'prepare_run_folder',
-           'run_folder_lock', 'plot_history', 'plot_confusion_matrix', 'against_chance', 'finish_run', 'summary']
+           'run_folder_lock', 'plot_history', 'plot_confusion_matrix', 'against_chance', 'history_of', 'fit_facts',
+           'mark_finished', 'finish_run', 'summary']
 
 # %% ../../nbs/09a_run_files.ipynb #9d05352e
 import contextlib
@@ -64,6 +65,7 @@ RUN_FILES = (
     "class_names.json",
     "curves.png",
     "confusion_matrix.png",
+    "reconstructions.png",
     "time_budget.json",
     "best.weights.h5",
     "trained.json",
@@ -134,11 +136,12 @@ def run_folder_lock(folder):
 
 # %% ../../nbs/09a_run_files.ipynb #df7345e0
 def plot_history(history: dict, title: str = ""):
-    """Loss and accuracy curves, training against validation, one panel each, from lists keyed as
-    Keras logs them."""
-    fig, axes = plt.subplots(1, 2, figsize=(10, 3.5))
+    """Loss and accuracy curves (the accuracy where `history` has it), training against
+    validation, one panel each, from lists keyed as Keras logs them."""
+    keys = [key for key in ("loss", "accuracy") if key in history]
+    fig, axes = plt.subplots(1, len(keys), figsize=(5 * len(keys), 3.5), squeeze=False)
     epochs = np.arange(1, len(history["loss"]) + 1)
-    for ax, key in zip(axes, ("loss", "accuracy")):
+    for ax, key in zip(axes[0], keys):
         ax.plot(epochs, history[key], marker="o", label="train")
         ax.plot(epochs, history[f"val_{key}"], marker="o", label="validation")
         ax.set_xlabel("epoch")
@@ -194,6 +197,32 @@ def against_chance(val_accuracy: list, classes: int) -> dict:
         "near_chance": best < chance + CHANCE_MARGIN,
     }
 
+# %% ../../nbs/09a_run_files.ipynb #29d643c4
+def history_of(folder: Path) -> dict:
+    "The run's `history.csv` in `folder`, as lists keyed as Keras logs them, one value per epoch."
+    rows = read_history(folder / "history.csv")
+    return {key: [row[key] for row in rows] for key in rows[0] if key != "epoch"}
+
+
+def fit_facts(history: dict, fit_seconds: float) -> dict:
+    "What `metrics.json` says of how a run's fit went: its epochs, its seconds, where it ran."
+    return {
+        "epochs_run": len(history["loss"]),
+        "train_seconds": round(sum(history["epoch_seconds"]), 1),
+        "fit_wall_seconds": round(fit_seconds, 1),
+        "backend": keras.backend.backend(),
+        "devices": replicas(),
+    }
+
+
+def mark_finished(folder: Path, metrics: dict, best_weights: str):
+    """Write `metrics.json`, which marks the run as finished, then delete what only an unfinished
+    run needs: until now, a rerun after a failure (a full disk) writes the files again without
+    training."""
+    write_json(folder / "metrics.json", metrics)
+    for done in (Path(best_weights), folder / "trained.json"):
+        done.unlink(missing_ok=True)
+
 # %% ../../nbs/09a_run_files.ipynb #d51e33a7
 def finish_run(
     model: keras.Model,  # the trained model, compiled with the run's loss and metrics
@@ -213,8 +242,7 @@ def finish_run(
             f"{best_weights} is missing: in a group of processes, process 0 writes the run folder "
             "and the others read it, so it must be on storage that every machine sees"
         )
-    rows = read_history(folder / "history.csv")
-    history = {key: [r[key] for r in rows] for key in rows[0] if key != "epoch"}
+    history = history_of(folder)
     model.load_weights(best_weights)
     # the run's model is compiled with its loss and metrics already
     scored = model
@@ -231,11 +259,7 @@ def finish_run(
         "test_loss": float(test_loss),
         "best_epoch": int(np.argmax(history["val_accuracy"])) + 1,
         **against_chance(history["val_accuracy"], data.num_classes),
-        "epochs_run": len(rows),
-        "train_seconds": round(sum(history["epoch_seconds"]), 1),
-        "fit_wall_seconds": round(fit_seconds, 1),
-        "backend": keras.backend.backend(),
-        "devices": replicas(),
+        **fit_facts(history, fit_seconds),
     }
     if not is_main_process():
         return history, metrics
@@ -248,10 +272,7 @@ def finish_run(
     for name, figure in (("curves.png", curves), ("confusion_matrix.png", confusion)):
         atomic_write(folder / name, figure.savefig)
         plt.close(figure)
-    write_json(folder / "metrics.json", metrics)
-    # until now, a rerun after a failure (a full disk) writes the files again without training
-    for done in (Path(best_weights), folder / "trained.json"):
-        done.unlink(missing_ok=True)
+    mark_finished(folder, metrics, best_weights)
     return history, metrics
 
 # %% ../../nbs/09a_run_files.ipynb #f1b0c005

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Few labels, with and without masked-image pretraining, three seeds, into runs/NAME/: per seed, a
+# pretraining run on every training image (encoders/encoder_seed<seed>) and its fine-tuning on
+# LABELS labels per class (pretrained_seed<seed>), against a run from scratch on the same labels for
+# the two runs' minutes together (scratch_seed<seed>). Then the small files (config.json,
+# metrics.json, history.csv) into results/NAME/ and the table the pretraining lesson prints from them
+# (training.results.seeds_table). Finished runs are kept. Flags after the minutes go to every run.
+#   bash scripts/few_labels_pretraining.sh sample_50_labels 50 2 1      # the lesson's table
+#   bash scripts/few_labels_pretraining.sh fashion_mnist_100_labels 100 10 5 --dataset fashion_mnist
+set -euo pipefail
+name=${1:?usage: NAME LABELS PRETRAIN_MINUTES FINETUNE_MINUTES [FLAGS]}
+labels=${2:?labels per class} pretraining=${3:?pretraining minutes} finetuning=${4:?fine-tuning minutes}
+shift 4
+runs="runs/$name"
+total=$(python -c "print($pretraining + $finetuning)")
+mkdir -p "$runs/encoders"
+run() {  # the run folder $2 of command $1, unless finished; its log beside it
+    [ -f "$2/metrics.json" ] && return
+    "$1" --output "$2" --verbose 2 "${@:3}" > "$2.log" 2>&1 || { echo "$2 failed: see $2.log"; exit 1; }
+}
+for seed in 42 1 2; do
+    encoder="$runs/encoders/encoder_seed$seed"
+    run vit_small_ds_pretrain "$encoder" --seed "$seed" --time-budget "$pretraining" "$@"
+    few=(--seed "$seed" --labels-per-class "$labels" "$@")
+    run vit_small_ds_train "$runs/pretrained_seed$seed" "${few[@]}" --init-from "$encoder" \
+        --time-budget "$finetuning"
+    run vit_small_ds_train "$runs/scratch_seed$seed" "${few[@]}" --time-budget "$total"
+done
+python - "$runs" "results/$name" <<'PY'
+import shutil, sys
+from pathlib import Path
+from vit_small_ds.training.results import RESULT_FILES, seeds_table
+runs, results = map(Path, sys.argv[1:])
+for metrics in [*runs.glob("*_seed*/metrics.json"), *runs.glob("encoders/*_seed*/metrics.json")]:
+    kept = results / metrics.parent.relative_to(runs)
+    kept.mkdir(parents=True, exist_ok=True)
+    for name in RESULT_FILES:
+        shutil.copy(metrics.parent / name, kept / name)
+print(f"<!-- {results} -->\n\n{seeds_table(results)}")
+PY
