@@ -17,6 +17,8 @@ from vit_small_ds.layers.jax_affine import (
 )
 from vit_small_ds.layers.lsa import ATTENTION_KINDS, make_attention
 from vit_small_ds.layers.regularization import DropPath, Dropout
+from vit_small_ds.models.masked_image import MaskedImageModel, encoder_of
+from vit_small_ds.models.registry import create_model
 from vit_small_ds.models.shiftvit import PatchMerging, ShiftViTBlock, StackedShiftBlocks
 from vit_small_ds.layers.spt import Patches, PatchEncoder, ShiftedPatchTokenization
 from vit_small_ds.models.vit import ClassToken, TransformerBlock
@@ -25,6 +27,26 @@ rng = np.random.default_rng(0)
 images = rng.uniform(0, 255, (2, 8, 8, 3)).astype("float32")
 tokens = rng.normal(size=(2, 9, 16)).astype("float32")
 feature_map = rng.normal(size=(2, 8, 8, 16)).astype("float32")
+patch_mask = np.array([[1, 0, 1, 0], [0, 1, 1, 0]], "float32")  # of a 2 x 2 grid of patches
+
+
+def masked_image_model():
+    "A `MaskedImageModel` of a one-block SL-ViT on the 8 x 8 `images`, nothing random in it."
+    vit = create_model(
+        "sl_vit",
+        input_shape=(8, 8, 3),
+        num_classes=3,
+        augment="none",
+        image_size=8,
+        patch_size=4,
+        transformer_layers=1,
+        projection_dim=16,
+        num_heads=1,
+        transformer_units=(32, 16),
+        mlp_head_units=(),
+        dropout=0.0,
+    )
+    return MaskedImageModel(encoder_of(vit), mask_ratio=0.5)
 
 
 def cases():
@@ -52,7 +74,7 @@ def cases():
                 ShiftedPatchTokenization(8, 4, 16, shifted=False),
             )
         ]
-        + [(PatchEncoder(9, 16), (tokens,))]
+        + [(PatchEncoder(9, 16), (tokens,)), (masked_image_model(), (images, patch_mask))]
         + [
             (layer, (feature_map,))
             for layer in (
@@ -77,6 +99,12 @@ def case_id(case):
     return f"{case[0].__class__.__name__}-{case[0].name}"
 
 
+def outputs(model, batch, training):
+    "`model`'s outputs on `batch`, one NumPy vector (a model of several outputs: them all)."
+    flat = keras.tree.flatten(model(batch, training=training))
+    return np.concatenate([np.ravel(keras.ops.convert_to_numpy(x)) for x in flat])
+
+
 def assert_saves_and_loads(layer, *inputs, eps: float = 1e-6):
     "`layer` survives `from_config(get_config())` and a `.keras` round trip in a model, with outputs equal within `eps`."
     clone = layer.__class__.from_config(layer.get_config())
@@ -86,19 +114,19 @@ def assert_saves_and_loads(layer, *inputs, eps: float = 1e-6):
     symbolic = [keras.Input(np.shape(x)[1:]) for x in inputs]
     model = keras.Model(symbolic, layer(*symbolic))
     batch = list(inputs)  # the structure the model was built with, also after loading
-    expected = keras.ops.convert_to_numpy(model(batch, training=False))
+    expected = outputs(model, batch, training=False)
     with tempfile.TemporaryDirectory() as folder:
         model.save(f"{folder}/layer.keras")
         loaded = keras.saving.load_model(f"{folder}/layer.keras")
-    got = keras.ops.convert_to_numpy(loaded(batch, training=False))
+    got = outputs(loaded, batch, training=False)
     difference = np.abs(got - expected).max()
     assert difference <= eps, (
         f"{layer.__class__.__name__}: the loaded layer differs by {difference}"
     )
     if layer.get_config().get("seed") is not None:  # seeded: its random draws come back too
-        drawn = keras.ops.convert_to_numpy(model(batch, training=True))
+        drawn = outputs(model, batch, training=True)
         assert not np.allclose(drawn, expected), f"{layer.__class__.__name__}: draws nothing"
-        redrawn = keras.ops.convert_to_numpy(loaded(batch, training=True))
+        redrawn = outputs(loaded, batch, training=True)
         assert np.abs(redrawn - drawn).max() <= eps, (
             f"{layer.__class__.__name__}: the loaded layer draws differently"
         )

@@ -196,10 +196,8 @@ def run_callbacks(
     """The callbacks of a run: the best checkpoint, the history, the moving average's swap for
     validation, early stopping, and the backup that a restarted run resumes from."""
     # resuming: the best score so far counts, so a worse epoch does not replace its checkpoint
-    best_so_far = None
-    for row in read_history(folder / "history.csv") if resuming else ():
-        if best_so_far is None or better(monitor, row[monitor], best_so_far):
-            best_so_far = row[monitor]
+    scores = [row[monitor] for row in read_history(folder / "history.csv")] if resuming else []
+    best_so_far = (min if monitor_mode(monitor) == "min" else max)(scores, default=None)
     main = is_main_process()  # in a group, process 0 writes; the others restore its backup
     callbacks = []
     if main:

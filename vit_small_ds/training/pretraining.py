@@ -83,14 +83,17 @@ MASKED_IMAGE_MODELING = Objective(lambda model, config: {}, "val_loss", finish_p
 # %% ../../nbs/10e_pretraining.ipynb #335a8b34
 @dataclass
 class Pretraining:
-    "A pretraining run: its spec as it ran, its mask ratio, its encoder, history, metrics, folder."
+    "A pretraining run: its spec as it ran, its model (the best epoch's), history, metrics, folder."
 
     spec: RunSpec
-    mask_ratio: float
-    encoder: keras.Model  # the best epoch's
+    model: MaskedImageModel  # its `encoder` is what `model.keras` holds
     history: dict
     metrics: dict
     folder: Path = None  # None: the run kept no files
+
+    @property
+    def encoder(self) -> keras.Model:
+        return self.model.encoder
 
     def __repr__(self):
         where = f", {self.folder}" if self.folder else ""
@@ -182,4 +185,4 @@ def pretrain(
             model, data, spec.train, callbacks, record, objective=MASKED_IMAGE_MODELING
         )
     print(pretraining_summary(metrics, output))
-    return Pretraining(spec, mask_ratio, model.encoder, history, metrics, output and Path(output))
+    return Pretraining(spec, model, history, metrics, output and Path(output))
