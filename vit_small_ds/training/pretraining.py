@@ -114,8 +114,16 @@ def pretraining_summary(metrics: dict, folder=None) -> str:
     return line + (f" Files in {folder}/; fine-tune with --init-from {folder}" if folder else "")
 
 # %% ../../nbs/10e_pretraining.ipynb #d28944b1
-_NOT_PRETRAINING = ("labels_per_class", "init_from", "freeze_backbone", "distribute")
-_LABELS_ONLY = {"mixing": False, "label_smoothing": 0.0, "teacher": None}  # and their values off
+# what pretraining refuses, and why
+_NOT_PRETRAINING = {
+    "labels_per_class": "unset: pretraining learns from every training image; give it to the run "
+    "that fine-tunes (--init-from)",
+    "init_from": "unset: pretraining starts from a new model",
+    "freeze_backbone": "unset: pretraining trains the whole encoder",
+    "distribute": "unset: pretraining runs on one device",
+}
+# the settings that only labels use, each at the value that turns it off
+_LABELS_ONLY = {"mixing": False, "label_smoothing": 0.0, "teacher": None}
 
 
 def _pretraining_spec(spec: RunSpec) -> tuple:
@@ -123,23 +131,17 @@ def _pretraining_spec(spec: RunSpec) -> tuple:
     refused in one line where it asks what pretraining does not do."""
     if spec.model not in vit_families():
         raise invalid_argument("model", spec.model, f"a ViT family: {', '.join(vit_families())}")
-    for name in _NOT_PRETRAINING:
+    for name, why in _NOT_PRETRAINING.items():
         if getattr(spec, name):
-            raise invalid_argument(
-                name,
-                getattr(spec, name),
-                "unset: pretraining learns from every training image, "
-                "on one device; give it to the run that fine-tunes (--init-from)",
-            )
+            raise invalid_argument(name, getattr(spec, name), why)
     if spec.in_a_group:
         raise invalid_argument("num_processes", spec.num_processes, "unset: one process pretrains")
-    given = {name: getattr(spec.train, name) for name in _LABELS_ONLY}
-    why = {
-        name: f"{off}: pretraining has no labels (the preset or a flag gave {value})"
-        for (name, off), value in zip(_LABELS_ONLY.items(), given.values())
-        if value != off
+    turned_off = {
+        name: f"{off}: pretraining has no labels (the preset or a flag gave {given})"
+        for name, off in _LABELS_ONLY.items()
+        if (given := getattr(spec.train, name)) != off
     }
-    return replace(spec, train=replace(spec.train, **_LABELS_ONLY)), why
+    return replace(spec, train=replace(spec.train, **_LABELS_ONLY)), turned_off
 
 # %% ../../nbs/10e_pretraining.ipynb #7daa5057
 def pretrain(
