@@ -15,6 +15,7 @@ import keras
 import numpy as np
 
 import vit_small_ds
+from tiny_models import masked_image_model
 from vit_small_ds.layers.jax_affine import (
     RandAugment,
     RandomRotation,
@@ -31,8 +32,6 @@ from vit_small_ds.layers.lsa import (
     TokenDense,
 )
 from vit_small_ds.layers.regularization import DropPath, Dropout
-from vit_small_ds.models.masked_image import MaskedImageModel, encoder_of
-from vit_small_ds.models.registry import create_model
 from vit_small_ds.models.shiftvit import PatchMerging, ShiftViTBlock, StackedShiftBlocks
 from vit_small_ds.layers.spt import PatchEncoder, Patches, ShiftedPatchTokenization
 from vit_small_ds.models.vit import ClassToken, TransformerBlock
@@ -44,23 +43,10 @@ feature_map = rng.normal(size=(2, 8, 8, 24)).astype("float32")
 patch_mask = np.array([[1, 0, 1, 0, 1, 0, 1, 0, 1], [0, 1, 1, 0, 0, 1, 1, 0, 0]], "float32")
 
 
-def masked_image_model(dtype):
-    "A `MaskedImageModel` of a one-block SL-ViT on the 12 x 12 `images` (3 x 3 patches of 4)."
+def built_under(dtype, factory, *arguments):
+    "`factory(*arguments)` made under the dtype policy `dtype`: a model, whose layers take the policy."
     with using_dtype_policy(dtype):
-        vit = create_model(
-            "sl_vit",
-            input_shape=(12, 12, 3),
-            num_classes=3,
-            augment="none",
-            image_size=12,
-            patch_size=4,
-            transformer_layers=1,
-            projection_dim=16,
-            num_heads=2,
-            transformer_units=(32, 16),
-            mlp_head_units=(),
-        )
-        return MaskedImageModel(encoder_of(vit))
+        return factory(*arguments)
 
 
 # name: (factory taking dtype, inputs)
@@ -125,7 +111,10 @@ LAYERS = {
         lambda dtype: RandAugment(value_range=(0, 1), num_ops=2, factor=0.5, seed=1, dtype=dtype),
         (images,),
     ),
-    "MaskedImageModel": (masked_image_model, (images, patch_mask)),
+    "MaskedImageModel": (
+        lambda dtype: built_under(dtype, masked_image_model, 12),
+        (images, patch_mask),
+    ),
 }
 
 

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import vit_small_ds  # noqa: F401  (registers the layers)
+from tiny_models import masked_image_model
 from vit_small_ds.layers.jax_affine import (
     RandAugment,
     RandomRotation,
@@ -17,8 +18,6 @@ from vit_small_ds.layers.jax_affine import (
 )
 from vit_small_ds.layers.lsa import ATTENTION_KINDS, make_attention
 from vit_small_ds.layers.regularization import DropPath, Dropout
-from vit_small_ds.models.masked_image import MaskedImageModel, encoder_of
-from vit_small_ds.models.registry import create_model
 from vit_small_ds.models.shiftvit import PatchMerging, ShiftViTBlock, StackedShiftBlocks
 from vit_small_ds.layers.spt import Patches, PatchEncoder, ShiftedPatchTokenization
 from vit_small_ds.models.vit import ClassToken, TransformerBlock
@@ -28,25 +27,6 @@ images = rng.uniform(0, 255, (2, 8, 8, 3)).astype("float32")
 tokens = rng.normal(size=(2, 9, 16)).astype("float32")
 feature_map = rng.normal(size=(2, 8, 8, 16)).astype("float32")
 patch_mask = np.array([[1, 0, 1, 0], [0, 1, 1, 0]], "float32")  # of a 2 x 2 grid of patches
-
-
-def masked_image_model():
-    "A `MaskedImageModel` of a one-block SL-ViT on the 8 x 8 `images`, nothing random in it."
-    vit = create_model(
-        "sl_vit",
-        input_shape=(8, 8, 3),
-        num_classes=3,
-        augment="none",
-        image_size=8,
-        patch_size=4,
-        transformer_layers=1,
-        projection_dim=16,
-        num_heads=1,
-        transformer_units=(32, 16),
-        mlp_head_units=(),
-        dropout=0.0,
-    )
-    return MaskedImageModel(encoder_of(vit), mask_ratio=0.5)
 
 
 def cases():
@@ -74,7 +54,7 @@ def cases():
                 ShiftedPatchTokenization(8, 4, 16, shifted=False),
             )
         ]
-        + [(PatchEncoder(9, 16), (tokens,)), (masked_image_model(), (images, patch_mask))]
+        + [(PatchEncoder(9, 16), (tokens,)), (masked_image_model(8), (images, patch_mask))]
         + [
             (layer, (feature_map,))
             for layer in (
