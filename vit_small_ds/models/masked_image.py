@@ -17,7 +17,7 @@ from keras import layers, ops
 from ..checks import check_fraction, invalid_argument
 from ..layers.spt import Patches
 from .registry import MODELS
-from .vit import create_vit_classifier
+import vit_small_ds.models.vit  # noqa: F401  (registers the ViT families in MODELS)
 
 # %% ../../nbs/05b_masked_image.ipynb #c623f8ce
 def random_patch_mask(images: int, patches: int, hidden: int, seed=None):
@@ -63,7 +63,7 @@ def image_from_patches(patches, grid: int, patch_size: int) -> np.ndarray:
 # %% ../../nbs/05b_masked_image.ipynb #42fa639b
 def vit_families() -> list:
     "The registered model families built as ViTs, whose encoder can be pretrained."
-    return [name for name, recipe in MODELS.items() if recipe.build is create_vit_classifier]
+    return [name for name, recipe in MODELS.items() if recipe.vit]
 
 
 def encoder_of(classifier: keras.Model) -> keras.Model:

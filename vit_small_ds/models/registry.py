@@ -44,6 +44,8 @@ class ModelRecipe:
     augmentation: Callable
     forward_flops: Callable  # config -> FLOPs of one image's forward pass (matmuls only)
     variant: dict = field(default_factory=dict)  # settings making this model, e.g. spt=True
+    # a ViT (tokens, `head_norm`, then the head): masked-image modeling can pretrain its encoder
+    vit: bool = False
     default_preset: str = "small"
 
     def config(self, preset: str = None, **overrides):

@@ -372,5 +372,6 @@ for _name, _switches in {
             vit_forward_flops,
             _switches,
             default_preset="fashion",
+            vit=True,
         ),
     )
