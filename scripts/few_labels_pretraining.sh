@@ -5,8 +5,10 @@
 # the two runs' minutes together (scratch_seed<seed>). Then the small files (config.json,
 # metrics.json, history.csv) into results/NAME/ and the table the pretraining lesson prints from them
 # (training.results.seeds_table). Finished runs are kept. Flags after the minutes go to every run.
+# LABELS "all": the fine-tuning and the runs from scratch train on every labelled training image.
 #   bash scripts/few_labels_pretraining.sh sample_50_labels 50 2 1      # the lesson's table
-#   bash scripts/few_labels_pretraining.sh fashion_mnist_100_labels 100 10 5 --dataset fashion_mnist
+#   bash scripts/few_labels_pretraining.sh fashion_mnist_100_labels 100 8 4 --dataset fashion_mnist
+#   bash scripts/few_labels_pretraining.sh fashion_mnist_15min_pretrained all 5 10 --dataset fashion_mnist
 set -euo pipefail
 name=${1:?usage: NAME LABELS PRETRAIN_MINUTES FINETUNE_MINUTES [FLAGS]}
 labels=${2:?labels per class} pretraining=${3:?pretraining minutes} finetuning=${4:?fine-tuning minutes}
@@ -21,7 +23,8 @@ run() {  # the run folder $2 of command $1, unless finished; its log beside it
 for seed in 42 1 2; do
     encoder="$runs/encoders/encoder_seed$seed"
     run vit_small_ds_pretrain "$encoder" --seed "$seed" --time-budget "$pretraining" "$@"
-    few=(--seed "$seed" --labels-per-class "$labels" "$@")
+    few=(--seed "$seed" "$@")
+    [ "$labels" = all ] || few+=(--labels-per-class "$labels")
     run vit_small_ds_train "$runs/pretrained_seed$seed" "${few[@]}" --init-from "$encoder" \
         --time-budget "$finetuning"
     run vit_small_ds_train "$runs/scratch_seed$seed" "${few[@]}" --time-budget "$total"

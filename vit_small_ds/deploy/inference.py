@@ -51,13 +51,22 @@ def recorded_run(recorded: dict, **known) -> _Trained:
 
 
 def _trained(source) -> _Trained:
-    "The model of `source` and what is known of the run that made it."
+    """The model of `source` and what is known of the run that made it; refused unless the model
+    classifies."""
     if isinstance(source, Run):
-        return _Trained(source.model, source.spec, source.spec.train, None, source.class_names)
-    if isinstance(source, keras.Model):
-        return _Trained(source)
-    model, info = load_pretrained(source)
-    return recorded_run(info.get("run_config"), model=model, class_names=info.get("class_names"))
+        trained = _Trained(source.model, source.spec, source.spec.train, None, source.class_names)
+    elif isinstance(source, keras.Model):
+        trained = _Trained(source)
+    else:
+        model, info = load_pretrained(source)
+        known = dict(model=model, class_names=info.get("class_names"))
+        trained = recorded_run(info.get("run_config"), **known)
+    if len(trained.model.output_shape) != 2:  # a pretraining run's encoder: (batch, tokens, width)
+        shown = str(source) if isinstance(source, (str, Path)) else trained.model.name
+        raise invalid_argument(
+            "source", shown, "a classifier; fine-tune an encoder first (init_from, --init-from)"
+        )
+    return trained
 
 
 def scoring_of(train: TrainConfig = None, test_time_flip: bool = None) -> tuple:

@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['PATCH_EPSILON', 'random_patch_mask', 'pixel_mask', 'normalized_patches', 'masked_mean_squared_error',
            'image_from_patches', 'vit_families', 'encoder_of', 'MaskedImageModel', 'reconstructions',
-           'plot_reconstructions']
+           'plot_reconstructions', 'mean_prediction_loss']
 
 # %% ../../nbs/05b_masked_image.ipynb #1bab226a
 import keras
@@ -185,3 +185,15 @@ def plot_reconstructions(model: MaskedImageModel, images, patch_mask=None, title
     fig.suptitle(title)
     fig.tight_layout()
     return fig
+
+# %% ../../nbs/05b_masked_image.ipynb #9ed7892d
+def mean_prediction_loss(model: MaskedImageModel, images, batch_size: int = 1024) -> float:
+    """The loss of predicting every hidden patch of `images` as its mean (a model that learned
+    nothing), the images augmented as `model` augments them for inference; every patch counts
+    alike, as a random mask's hidden patches do on average."""
+    losses = []
+    for start in range(0, len(images), batch_size):
+        x = model.augmentation(images[start : start + batch_size], training=False)
+        target = normalized_patches(ops.cast(model.patches(x), "float32"))
+        losses.append(ops.convert_to_numpy(ops.mean(ops.square(target), axis=(1, 2))))
+    return float(np.concatenate(losses).mean())

@@ -18,6 +18,7 @@ from ..data.datasets import ImageDataset
 from vit_small_ds.models.masked_image import (
     MaskedImageModel,
     encoder_of,
+    mean_prediction_loss,
     plot_reconstructions,
     vit_families,
 )
@@ -60,6 +61,7 @@ def finish_pretraining(model, data, config, test, folder, best_weights, fit_seco
         "params": int(model.encoder.count_params()),
         "mask_ratio": model.mask_ratio,
         "test_loss": float(model.evaluate(test, verbose=0, return_dict=True)["loss"]),
+        "mean_prediction_test_loss": mean_prediction_loss(model, data.x_test),
         "best_epoch": int(np.argmin(history["val_loss"])) + 1,
         **fit_facts(history, fit_seconds),
     }
@@ -107,7 +109,8 @@ def pretraining_summary(metrics: dict, folder=None) -> str:
     "One line of a pretraining run's `metrics`, and how to fine-tune from its `folder`."
     line = (
         f"{metrics['model']} on {metrics['dataset']}: hidden patches predicted with a loss of "
-        f"{metrics['test_loss']:.4f} on the test split (best epoch {metrics['best_epoch']} of "
+        f"{metrics['test_loss']:.4f} on the test split, where predicting each patch's mean scores "
+        f"{metrics['mean_prediction_test_loss']:.4f} (best epoch {metrics['best_epoch']} of "
         f"{metrics['epochs_run']}, {metrics['train_seconds']:.0f} s in epochs, "
         f"{metrics['fit_wall_seconds']:.0f} s in all)."
     )
