@@ -12,15 +12,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 name=${1:?usage: bash scripts/bench_backends.sh NAME}
 out=results/backends_$name
-rm -rf "$out" && mkdir -p "$out"  # a table of one session only
+rm -rf "$out.part" && mkdir -p "$out.part"  # a table of one session only, in place once whole
 for backend in tensorflow jax torch; do
     for policy in float32 mixed_bfloat16; do
         KERAS_BACKEND=$backend vit_small_ds_bench --model sl_vit --preset small --batch-size 128 \
             --steps 20 --repeats 3 --warmup 2 --loop fit --dtype-policy "$policy" \
-            >"$out/${backend}_$policy.part"
-        mv "$out/${backend}_$policy.part" "$out/${backend}_$policy.json"
+            >"$out.part/${backend}_$policy.json"
     done
 done
+rm -rf "$out" && mv "$out.part" "$out"
 echo "<!-- $out -->"
 echo
 python - "$out" <<'PY'

@@ -61,7 +61,10 @@ def _trained(source) -> _Trained:
         model, info = load_pretrained(source)
         known = dict(model=model, class_names=info.get("class_names"))
         trained = recorded_run(info.get("run_config"), **known)
-    if len(trained.model.output_shape) != 2:  # a pretraining run's encoder: (batch, tokens, width)
+    # (batch, classes); a pretraining run's encoder gives (batch, tokens, width). A subclassed
+    # model has no output shape before it is called: it is taken as it comes.
+    shape = getattr(trained.model, "output_shape", None)
+    if shape is not None and not (isinstance(shape, tuple) and len(shape) == 2):
         shown = str(source) if isinstance(source, (str, Path)) else trained.model.name
         raise invalid_argument(
             "source", shown, "a classifier; fine-tune an encoder first (init_from, --init-from)"

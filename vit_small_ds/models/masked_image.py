@@ -193,7 +193,8 @@ def mean_prediction_loss(model: MaskedImageModel, images, batch_size: int = 1024
     alike, as a random mask's hidden patches do on average."""
     losses = []
     for start in range(0, len(images), batch_size):
-        x = model.augmentation(images[start : start + batch_size], training=False)
+        batch = np.asarray(images[start : start + batch_size])  # an image folder is decoded here
+        x = model.augmentation(batch, training=False)
         target = normalized_patches(ops.cast(model.patches(x), "float32"))
         losses.append(ops.convert_to_numpy(ops.mean(ops.square(target), axis=(1, 2))))
     return float(np.concatenate(losses).mean())

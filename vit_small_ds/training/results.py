@@ -152,12 +152,10 @@ def backends_table(folder) -> str:
         )
     policies = {p for by_policy in results.values() for p in by_policy}
     policies = sorted(policies, key=lambda policy: (policy != "float32", policy))  # float32 first
-    rows = [
-        "| backend | "
-        + " | ".join(f"{kind} img/s, {p}" for kind in ("train", "inference") for p in policies)
-        + " | train, of TensorFlow's |",
-        "|---|" + "---:|" * (2 * len(policies) + 1),
-    ]
+    columns = [f"{kind} img/s, {p}" for kind in ("train", "inference") for p in policies]
+    columns += [f"train, of TensorFlow's, {p}" for p in policies]
+    rows = ["| backend | " + " | ".join(columns) + " |", "|---|" + "---:|" * len(columns)]
+    tensorflow = results["tensorflow"]
     for backend in sorted(results, key=BACKENDS.index):
         by_policy = results[backend]
         version = next(iter(by_policy.values()))["backend_version"]
@@ -166,12 +164,13 @@ def backends_table(folder) -> str:
             for key in ("train_img_per_s", "infer_img_per_s")
             for p in policies
         ]
-        shares = [
-            f"{by_policy[p]['train_img_per_s'] / results['tensorflow'][p]['train_img_per_s']:.2f}"
+        cells += [
+            f"{by_policy[p]['train_img_per_s'] / tensorflow[p]['train_img_per_s']:.2f}"
+            if p in by_policy and p in tensorflow
+            else ""
             for p in policies
-            if p in by_policy and p in results["tensorflow"]
         ]
-        rows.append(f"| {backend} {version} | {' | '.join(cells)} | {', '.join(shares)} |")
+        rows.append(f"| {backend} {version} | {' | '.join(cells)} |")
     setups = sorted({_bench_setup(r) for by_policy in results.values() for r in by_policy.values()})
     return "\n".join(rows + [""] + [f"Ran on {setup}." for setup in setups])
 
@@ -179,7 +178,7 @@ def backends_table(folder) -> str:
 def _bench_setup(result: dict) -> str:
     "A benchmark's machine, software and timing in one phrase."
     return (
-        f"{result['cpu']}: Keras {result['keras_version']}, vit_small_ds "
+        f"{result.get('cpu', result['machine'])}: Keras {result['keras_version']}, vit_small_ds "
         f"{result['vit_small_ds_version']}; {result['model']} at its `{result['preset']}` preset, "
         f"batch {result['batch_size']}, `{result['loop']}` over {result['steps']} steps, the "
         f"median of {result['repeats']} repeats"
@@ -194,8 +193,10 @@ def results_table(folder) -> str:
         return seeds_table(folder)
     if any(folder.glob("keras_io_*.json")):
         return speed_table(folder)
-    if any(folder.glob("tensorflow_*.json")):
+    if any(any(folder.glob(f"{backend}_*.json")) for backend in BACKENDS):
         return backends_table(folder)
     raise invalid_argument(
-        "folder", str(folder), "runs (<model>_seed<seed>/) or speed measurements"
+        "folder",
+        str(folder),
+        "runs (<model>_seed<seed>/) or speeds (keras_io_*.json, <backend>_*.json)",
     )
