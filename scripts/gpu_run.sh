@@ -1,46 +1,47 @@
 #!/usr/bin/env bash
-# On a GPU machine with JAX and no package registry, in a clone of this repository, in two calls of
-# the device tool (each carries at most 64 MiB; the machine keeps ignored folders between calls):
+# On a GPU machine with JAX and no package registry, in a copy of this repository that carries
+# gpu_bundle/ (scripts/gpu_bundle.sh makes it here), in one call of the device tool:
 #
-#   bash scripts/gpu_run.sh install            # carry gpu_bundle/wheels: installs into .venv-gpu
-#   bash scripts/gpu_run.sh measure OUT [B]    # carry gpu_bundle/data: measures, writing under OUT
+#   bash scripts/gpu_run.sh OUT
 #
-# scripts/gpu_bundle.sh makes gpu_bundle/ here. `measure` writes:
+# installs the bundle's wheels into .gpu_site, then measures, writing under OUT:
 #   environment.json  the device and the versions;
-#   bench.jsonl       vit_small_ds_bench: SL-ViT's training and inference images per second at the
-#                     `fashion` and `cifar100` presets in bfloat16, batch B (default 1024), with
-#                     the share of the matmul peak;
-#   fashion_cold/, fashion_warm/, wall.jsonl, *.log
-#                     the README's Fashion-MNIST command twice, the second with the compilation
-#                     cache the first filled: the run folders and the wall seconds of each.
+#   wall.jsonl        SL-ViT on Fashion-MNIST (the `fashion` preset), 40 epochs: seed 42 first,
+#                     filling the compilation cache (cold), then seeds 1 and 2 from it (warm), the
+#                     wall seconds of each, start-up and data loading included;
+#   runs.tgz          those runs' folders, weights left out; *.log their output;
+#   bench.jsonl       vit_small_ds_bench: SL-ViT's training and inference images per second in
+#                     bfloat16 at the `fashion` and `cifar100` presets, one step and 32 steps per
+#                     compiled call (`--steps-per-execution`), with the share of the matmul peak.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-venv=.venv-gpu
-case "${1:?install or measure}" in
-install)
-    python -m venv --system-site-packages "$venv"  # JAX and NumPy from the machine
-    "$venv/bin/pip" install -q --no-index --find-links gpu_bundle/wheels vit_small_ds
-    ;;
-measure)
-    out=${2:?the output folder}
-    batch_size=${3:-1024}
-    mkdir -p "$out"
-    export KERAS_BACKEND=jax VIT_SMALL_DS_DATA="$PWD/gpu_bundle/data" \
-        JAX_COMPILATION_CACHE_DIR="$out/jax_cache"
-    "$venv/bin/python" -c "import json, jax
+out=${1:?the output folder}
+# beside the machine's own packages (JAX, NumPy, h5py, matplotlib), which its python3 holds
+python3 -m pip install -q --no-index --no-deps --upgrade --target .gpu_site gpu_bundle/wheels/*.whl
+export PYTHONPATH="$PWD/.gpu_site" PATH="$PWD/.gpu_site/bin:$PATH"
+mkdir -p "$out" runs_gpu
+export KERAS_BACKEND=jax VIT_SMALL_DS_DATA="$PWD/gpu_bundle/data" \
+    JAX_COMPILATION_CACHE_DIR="$PWD/runs_gpu/jax_cache" PYTHONUNBUFFERED=1
+python3 -c "import json, jax
 from vit_small_ds.training.devices import environment
 print(json.dumps({**environment(), 'jax_devices': [str(d) for d in jax.devices()]}))" \
-        | tee "$out/environment.json"
-    for preset in fashion cifar100; do
-        "$venv/bin/vit_small_ds_bench" --model sl_vit --preset "$preset" --batch-size "$batch_size" \
-            --dtype-policy mixed_bfloat16 --loop fit | tee -a "$out/bench.jsonl"
-    done
-    for attempt in cold warm; do
-        SECONDS=0
-        "$venv/bin/vit_small_ds_train" --dataset fashion_mnist --preset fashion --verbose 2 \
-            --output "$out/fashion_$attempt" > "$out/fashion_$attempt.log" 2>&1
-        echo "{\"run\": \"fashion_$attempt\", \"wall_seconds\": $SECONDS}" | tee -a "$out/wall.jsonl"
-        tail -n 1 "$out/fashion_$attempt.log"
-    done
-    ;;
-esac
+    | tee "$out/environment.json"
+for run in cold:42 warm:1 warm:2; do
+    name="fashion_${run%:*}_seed${run#*:}"
+    start=$(date +%s.%N)
+    timeout 200 vit_small_ds_train --dataset fashion_mnist --preset fashion --epochs 40 \
+        --seed "${run#*:}" --verbose 2 --output "runs_gpu/$name" > "$out/$name.log" 2>&1 || echo "$name failed"
+    wall=$(python3 -c "print(round($(date +%s.%N) - $start, 2))")
+    echo "{\"run\": \"$name\", \"wall_seconds\": $wall}" | tee -a "$out/wall.jsonl"
+    tail -n 1 "$out/$name.log"
+done
+tar czf "$out/runs.tgz" --exclude='*.h5' --exclude='*.keras' --exclude=jax_cache runs_gpu
+bench() { timeout 100 vit_small_ds_bench --model sl_vit --dtype-policy mixed_bfloat16 --loop fit "$@" \
+    | tee -a "$out/bench.jsonl" || echo "bench $* failed"; }
+for steps_per_execution in 1 32; do
+    bench --preset fashion --batch-size 256 --steps 320 --steps-per-execution "$steps_per_execution"
+done
+bench --preset fashion --batch-size 1024 --steps 160 --steps-per-execution 32
+for steps_per_execution in 1 32; do
+    bench --preset cifar100 --batch-size 2048 --steps 64 --steps-per-execution "$steps_per_execution"
+done

@@ -10,6 +10,7 @@ import pytest
 
 import vit_small_ds  # noqa: F401  (registers the layers)
 from tiny_models import masked_image_model
+from vit_small_ds.layers.augmentation import adapted_normalization
 from vit_small_ds.layers.jax_affine import (
     RandAugment,
     RandomRotation,
@@ -70,6 +71,7 @@ def cases():
                 RandomZoom(0.2, seed=1),
                 RandomTranslation(0.1, 0.1, seed=1),
                 RandAugment(value_range=(0, 255), seed=1),
+                adapted_normalization(images),
             )
         ]
     )

@@ -17,6 +17,7 @@ from ..training.devices import environment, resolve_dtype_policy, using_dtype_po
 from ..models.registry import create_model, list_presets, model_recipe
 from ..training.time_budget import seconds_per_call
 from ..training.config import TrainConfig
+from ..training.compiled_steps import use_compiled_steps
 from ..training.loop import compile_model
 
 # %% ../../nbs/12_bench.ipynb #6f767d89
@@ -53,6 +54,9 @@ def benchmark(
     # train_on_batch: one call per step, as the keras-io example's benchmark; fit: `model.fit` over
     # `steps` batches, as training runs (its warm-up is one such epoch)
     loop: str = "train_on_batch",
+    # training steps per compiled call in the `fit` loop; None: a training run's choice (32 on a GPU
+    # or TPU, 1 on a CPU)
+    steps_per_execution: int = TrainConfig.steps_per_execution,
     **overrides,  # settings of the preset changed, as in `create_model` (e.g. `dropout=0.0`)
 ) -> dict:
     "Training and inference images/s of `model` at `preset` on random data, with FLOP rates."
@@ -64,11 +68,22 @@ def benchmark(
     policy = resolve_dtype_policy(dtype_policy)
     with using_dtype_policy(policy):
         return _benchmark(
-            model, preset, batch_size, steps, repeats, warmup, matmul_size, loop, overrides
+            model,
+            preset,
+            batch_size,
+            steps,
+            repeats,
+            warmup,
+            matmul_size,
+            loop,
+            steps_per_execution,
+            overrides,
         )
 
-
-def training_on_random_data(model_name: str, preset: str, batch_size: int, **overrides):
+# %% ../../nbs/12_bench.ipynb #601037d3
+def training_on_random_data(
+    model_name: str, preset: str, batch_size: int, steps_per_execution: int = None, **overrides
+):
     """`model_name` at `preset` built and compiled as training builds and compiles it, under the
     current dtype policy, and one random batch of its input shape: `(model, images, labels)`."""
     config = model_recipe(model_name).config(preset, **overrides)
@@ -84,7 +99,8 @@ def training_on_random_data(model_name: str, preset: str, batch_size: int, **ove
         normalize_on=x,
         **overrides,
     )
-    compile_model(model, TrainConfig(batch_size=batch_size), steps_per_epoch=1000)
+    training = TrainConfig(batch_size=batch_size, steps_per_execution=steps_per_execution)
+    compile_model(model, training, steps_per_epoch=1000)
     return model, x, y
 
 # %% ../../nbs/12_bench.ipynb #cdb933de
@@ -103,9 +119,20 @@ class SameBatch(keras.utils.PyDataset):
 
 # %% ../../nbs/12_bench.ipynb #024287a9
 def _benchmark(
-    model_name, preset, batch_size, steps, repeats, warmup, matmul_size, loop, overrides
+    model_name,
+    preset,
+    batch_size,
+    steps,
+    repeats,
+    warmup,
+    matmul_size,
+    loop,
+    steps_per_execution,
+    overrides,
 ):
-    model, x, y = training_on_random_data(model_name, preset, batch_size, **overrides)
+    model, x, y = training_on_random_data(
+        model_name, preset, batch_size, steps_per_execution, **overrides
+    )
     recipe = model_recipe(model_name)
     flops = recipe.forward_flops(recipe.config(preset, **overrides))
 
@@ -115,6 +142,7 @@ def _benchmark(
     # keeps the weights on the device for the epoch; train_on_batch reads them back at every step
     if loop == "fit":
         epoch = SameBatch(x, y, steps)
+        use_compiled_steps(model)
         model.fit(epoch, verbose=0, shuffle=False)  # compiles; not timed
         train_seconds = seconds_per_step(lambda: model.fit(epoch, verbose=0, shuffle=False))
     else:
@@ -144,6 +172,7 @@ def _benchmark(
         "matmul_gflops": round(peak, 2),
         "peak_fraction": round(achieved / peak, 4),
         "loop": loop,
+        "steps_per_execution": model.steps_per_execution,
         "steps": steps,
         "repeats": repeats,
         **environment(),

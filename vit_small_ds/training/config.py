@@ -21,6 +21,7 @@ from vit_small_ds.checks import (
 )
 from ..data.datasets import ImageDataset, check_splits
 from ..data.folders import ImageFiles
+from .compiled_steps import resolve_steps_per_execution
 from .distillation import DISTILLATIONS
 from vit_small_ds.training.devices import (
     DTYPE_POLICIES,
@@ -77,8 +78,7 @@ class TrainConfig:
     # learn from a teacher's answers too: 'cnn' (a small CNN trained first, in the time budget's
     # `distillation.TEACHER_TIME_SHARE`), or a run folder of the same data, split and seed
     teacher: str = None
-    # what the teacher adds to each label: its 'hard' most likely class (DeiT's choice), or its
-    # 'soft' probabilities
+    # what a teacher adds to a label: its 'hard' top class (DeiT's choice) or 'soft' probabilities
     distillation: str = field(default="hard", metadata={"choices": DISTILLATIONS})
     # keep a folder's decoded images in 'memory', or in files with this prefix
     cache: str = field(default=None, metadata=TEACHER_SHARES)
@@ -87,13 +87,15 @@ class TrainConfig:
     dtype_policy: str = field(
         default="auto", metadata={"choices": DTYPE_POLICIES, **TEACHER_SHARES}
     )
+    # training steps per compiled call, on JAX one loop on the device (`compiled_steps`); None: 32
+    # on a GPU or TPU, 1 on a CPU
+    steps_per_execution: int = field(default=None, metadata=POSITIVE_INT)
     # the run folder; None: runs/<model>_<dataset> for `run.train`, a temporary folder (deleted
     # after the run) for `run_experiment`
     output: str = None
     # start afresh in an `output` that holds a finished run (else refused)
     overwrite: bool = field(default=False, metadata=TEACHER_SHARES)
-    # 0: silent, 1: progress bars, 2: one line per epoch; None: progress bars on a terminal, else
-    # one line per epoch
+    # 0: silent, 1: progress bars, 2: a line per epoch; None: bars on a terminal, else lines
     verbose: int = field(default=None, metadata={"choices": (0, 1, 2), **TEACHER_SHARES})
 
     def __post_init__(self):
@@ -101,8 +103,7 @@ class TrainConfig:
 
     @property
     def one_hot(self) -> bool:
-        """Whether the targets are probability vectors (label smoothing, mixing, distillation)
-        rather than class ids."""
+        "Whether the targets are probability vectors (smoothing, mixing, a teacher), not ids."
         return self.mixing or self.label_smoothing > 0 or self.teacher is not None
 
 # %% ../../nbs/09i_train_config.ipynb #1b657549
@@ -162,6 +163,7 @@ def checked_config(model: keras.Model, data: ImageDataset, config: TrainConfig) 
     return replace(
         config,
         dtype_policy=built,
+        steps_per_execution=resolve_steps_per_execution(config.steps_per_execution),
         verbose=verbosity(config.verbose),
         test_time_flip=bool(config.test_time_flip),
     )

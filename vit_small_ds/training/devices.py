@@ -21,6 +21,7 @@ import numpy as np
 
 from ..checks import check_choice, check_positive_int, invalid_argument
 from ..data.datasets import ImageDataset
+from .compiled_steps import accelerator
 
 # %% ../../nbs/09d_devices.ipynb #2e717b9d
 @contextlib.contextmanager
@@ -38,10 +39,7 @@ def data_parallel():
         with tf.distribute.MirroredStrategy([d.name for d in devices]).scope():
             yield
     else:
-        raise ValueError(
-            "Data-parallel training needs the jax or tensorflow "
-            f"backend. Received: backend={backend!r}"
-        )
+        raise invalid_argument("backend", backend, "jax or tensorflow for data-parallel training")
 
 
 def replicas() -> int:
@@ -284,7 +282,7 @@ def use_compilation_cache() -> str:
 # %% ../../nbs/09d_devices.ipynb #1512dfe6
 def environment() -> dict:
     """The backend, its version, the library versions, the dtype policy, whether TensorFlow runs
-    oneDNN, Python and the machine of this process."""
+    oneDNN, Python, the machine and its GPU or TPU (`accelerator`) of this process."""
     backend = keras.backend.backend()
     return {
         "backend": backend,
@@ -297,4 +295,5 @@ def environment() -> dict:
         "python": platform.python_version(),
         "machine": platform.machine(),
         "cpu": cpu_description(),
+        "accelerator": accelerator(),
     }

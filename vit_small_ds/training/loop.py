@@ -17,6 +17,7 @@ from pathlib import Path
 import keras
 
 from .config import TrainConfig, checked_config, run_epochs
+from .compiled_steps import resolve_steps_per_execution, use_compiled_steps
 from .callbacks import StopOnNonFiniteLoss, raise_non_finite, run_callbacks
 from ..data.datasets import ImageDataset
 from ..data.pipeline import make_pipeline
@@ -88,7 +89,11 @@ def compile_model(
             else dict(use_ema=True, ema_momentum=config.ema_momentum)
         ),
     )
-    model.compile(optimizer=optimizer, **objective.compiled(model, config))
+    model.compile(
+        optimizer=optimizer,
+        steps_per_execution=resolve_steps_per_execution(config.steps_per_execution),
+        **objective.compiled(model, config),
+    )
 
 # %% ../../nbs/09_training.ipynb #72456798
 def run_experiment(
@@ -179,6 +184,7 @@ def _record_plans(config, plans, steps_per_epoch, plan_file):
 
 def _fit(model, train, val, config, callbacks, fit_schedule, steps_per_epoch, folder):
     "Train with `model.fit`; the run's config as it ran (with a time budget, its last plan's)."
+    use_compiled_steps(model, fit_schedule.steps_left if fit_schedule else None)
     model.fit(
         train,
         validation_data=val,

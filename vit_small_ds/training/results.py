@@ -87,9 +87,11 @@ def seeds_table(folder) -> str:
 # %% ../../nbs/09j_results.ipynb #cd936e08
 def _machine(environment: dict) -> str:
     "A run's machine and software in one phrase."
-    backend = environment["backend"]
+    backend, where = environment["backend"], environment.get("cpu", environment["machine"])
+    if environment.get("accelerator"):  # a GPU or TPU, beside the CPU that fed it
+        where = f"{environment['accelerator']} beside {where}"
     return (
-        f"{environment.get('cpu', environment['machine'])}: {backend} "
+        f"{where}: {backend} "
         f"{environment['backend_version']}, Keras {environment['keras_version']}, "
         f"vit_small_ds {environment['vit_small_ds_version']}, {environment['dtype_policy']}"
     )

@@ -91,12 +91,12 @@ def planned_epochs(optimizer, steps_per_epoch: int) -> int:
     perhaps shorter."""
     return math.ceil(round(float(ops.convert_to_numpy(optimizer.total_steps))) / steps_per_epoch)
 
-
+# %% ../../nbs/09c_time_budget.ipynb #b6c19805
 class FitScheduleToDeadline(keras.callbacks.Callback):
     """After each epoch, fit the schedule (the optimizer's `total_steps`) to the steps done plus
     those the time left before `deadline` (a `time.monotonic()` value) holds at the last epoch's
     pace (`steps_that_fit`), at most `fit`'s epochs; stop at the step where the schedule ends,
-    inside an epoch if need be. An epoch's step time leaves out its first step, which may compile;
+    inside an epoch if need be. An epoch's step time leaves out its first call, which may compile;
     the rest of an epoch's time (validation, the callbacks after it) is its overhead.
     Without a deadline (a resumed run) the schedule keeps its length. `plans` holds the steps
     planned after each epoch."""
@@ -116,21 +116,28 @@ class FitScheduleToDeadline(keras.callbacks.Callback):
         self.planned = round(float(ops.convert_to_numpy(self.model.optimizer.total_steps)))
         self.step_ends = []
 
+    # a call may run several steps (`steps_per_execution`): `batch` is its last
     def on_train_batch_end(self, batch, logs=None):
-        self.step_ends.append(time.monotonic())
+        self.step_ends.append((batch + 1, time.monotonic()))
         if self.steps_before + batch + 1 >= self.planned:
             self.model.stop_training = True
 
+    def steps_left(self) -> int:
+        "The plan's steps not run yet: a call of several steps runs no more (`compiled_steps`)."
+        return self.planned - self.steps_before - (self.step_ends[-1][0] if self.step_ends else 0)
+
     def on_epoch_end(self, epoch, logs=None):
-        done, planned, now = self.steps_before + len(self.step_ends), self.planned, time.monotonic()
+        (first, first_end), (last, last_end) = self.step_ends[0], self.step_ends[-1]
+        # a call cut short at the plan's end ran fewer steps than it counts
+        done = self.steps_before + min(last, self.planned - self.steps_before)
+        planned, now = self.planned, time.monotonic()
         if self.deadline is not None and done < planned:
-            ends = self.step_ends
-            step_seconds = max((ends[-1] - ends[0]) / max(len(ends) - 1, 1), 1e-6)
+            step_seconds = max((last_end - first_end) / max(last - first, 1), 1e-6)
             # from the last epoch's end: the callbacks that saved after it are overhead too
             since, steps = (
-                (ends[0], len(ends) - 1)
+                (first_end, last - first)
                 if self.last_epoch_end is None
-                else (self.last_epoch_end, len(ends))
+                else (self.last_epoch_end, last)
             )
             overhead = max(now - since - steps * step_seconds, 0.0)
             fits = steps_that_fit(self.deadline - now, step_seconds, overhead, self.steps_per_epoch)
