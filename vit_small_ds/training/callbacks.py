@@ -68,8 +68,8 @@ class NonFiniteLossError(FloatingPointError):
 
 class StopOnNonFiniteLoss(keras.callbacks.Callback):
     """Stop at the first loss that is NaN or infinite, as Keras' `TerminateOnNaN` does, and remember
-    where: `stopped_at` is `(epoch, step, loss)`, counted from 1, or None. It prints nothing
-    (Keras' message counts batches from 0); the training run reports it."""
+    where: `stopped_at` is `(epoch, step, loss)`, counted from 1, or None; of a call of several
+    steps, its last. It prints nothing (Keras counts batches from 0); the run reports it."""
 
     def on_train_begin(self, logs=None):
         self.stopped_at = None
@@ -80,7 +80,9 @@ class StopOnNonFiniteLoss(keras.callbacks.Callback):
     def on_batch_end(self, batch, logs=None):
         loss = (logs or {}).get("loss")
         if loss is not None and not math.isfinite(float(loss)):
-            self.stopped_at = (self.epoch + 1, batch + 1, float(loss))
+            # Keras counts an epoch's last, shorter call to a full call's end
+            step = min(batch + 1, self.params.get("steps") or batch + 1)
+            self.stopped_at = (self.epoch + 1, step, float(loss))
             self.model.stop_training = True
 
 # %% ../../nbs/09b_callbacks.ipynb #f2a3b4c5

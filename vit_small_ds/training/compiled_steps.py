@@ -10,6 +10,8 @@ import itertools
 
 import keras
 
+from ..checks import invalid_argument
+
 # %% ../../nbs/09k_compiled_steps.ipynb #ba36f0aa
 # steps per compiled call on a GPU or TPU: an epoch of Fashion-MNIST (211 steps of 256) in 7 calls,
 # so the callbacks still see its progress
@@ -28,7 +30,8 @@ def accelerator() -> str:
         import tensorflow as tf
 
         gpus = tf.config.list_physical_devices("GPU")
-        return tf.config.experimental.get_device_details(gpus[0])["device_name"] if gpus else None
+        details = tf.config.experimental.get_device_details(gpus[0]) if gpus else {}
+        return details.get("device_name", gpus[0].name) if gpus else None
     if backend == "torch":
         import torch
 
@@ -36,8 +39,17 @@ def accelerator() -> str:
     return None
 
 
-def resolve_steps_per_execution(steps: int = None) -> int:
-    "Training steps per compiled call: `steps`, else `ACCELERATOR_STEPS` on a GPU or TPU, else 1."
+def resolve_steps_per_execution(steps: int = None, time_budget: float = None) -> int:
+    """Training steps per compiled call: `steps`, else `ACCELERATOR_STEPS` on a GPU or TPU, else 1;
+    1 where a call runs one step (PyTorch) or cannot stop where a time budget's plan ends (any
+    loop but this module's: TensorFlow's, data-parallel JAX's)."""
+    backend = keras.backend.backend()
+    own_loop = backend == "jax" and keras.distribution.distribution() is None
+    if backend == "torch" or (time_budget and not own_loop):
+        if steps not in (None, 1):
+            why = "on PyTorch" if backend == "torch" else "with a time budget on this backend"
+            raise invalid_argument("steps_per_execution", steps, f"1 {why}")
+        return 1
     return steps or (ACCELERATOR_STEPS if accelerator() else 1)
 
 # %% ../../nbs/09k_compiled_steps.ipynb #ebea83f4
@@ -48,7 +60,9 @@ def use_compiled_steps(model: keras.Model, steps_left=None):
     it). TensorFlow compiles its own loop; on PyTorch, and for data-parallel training on JAX,
     Keras' calls stay as they are."""
     steps = model.steps_per_execution
-    if steps > 1 and keras.backend.backend() == "jax" and keras.distribution.distribution() is None:
+    compiled = model.jit_compile and not model.run_eagerly
+    jax_alone = keras.backend.backend() == "jax" and keras.distribution.distribution() is None
+    if steps > 1 and compiled and jax_alone:
         model.train_function = _scanned_train_function(model, steps, steps_left)
 
 
@@ -75,7 +89,8 @@ def _scanned_train_function(model, steps, steps_left):
         # an epoch's last batch may be smaller: each run of equal shapes is stacked on its own
         for _, same_shape in itertools.groupby(batches, _shapes):
             same_shape = list(same_shape)
-            # a call cut short by a plan, once a run, takes steps that need no new program
+            # a call cut short by a plan (once a run) and an epoch's smaller last batch run a step
+            # at a time: a stack of their length would compile a program for one use
             if limit < steps or len(same_shape) == 1:
                 for batch in same_shape:
                     logs, state = one_step(state, batch)

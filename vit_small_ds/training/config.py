@@ -163,7 +163,9 @@ def checked_config(model: keras.Model, data: ImageDataset, config: TrainConfig) 
     return replace(
         config,
         dtype_policy=built,
-        steps_per_execution=resolve_steps_per_execution(config.steps_per_execution),
+        steps_per_execution=resolve_steps_per_execution(
+            config.steps_per_execution, config.time_budget
+        ),
         verbose=verbosity(config.verbose),
         test_time_flip=bool(config.test_time_flip),
     )

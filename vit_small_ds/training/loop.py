@@ -91,7 +91,9 @@ def compile_model(
     )
     model.compile(
         optimizer=optimizer,
-        steps_per_execution=resolve_steps_per_execution(config.steps_per_execution),
+        steps_per_execution=resolve_steps_per_execution(
+            config.steps_per_execution, config.time_budget
+        ),
         **objective.compiled(model, config),
     )
 

@@ -203,7 +203,7 @@ def steps_table(folder) -> str:
         "|---|---|---:|---:|---:|---:|",
     ]
     rows += [
-        f"| {r['model']} | {r['preset']} | {r['batch_size']:,} | {r['steps_per_execution']} "
+        f"| {r['model']} | {r['preset']} | {r['batch_size']:,} | {r.get('steps_per_execution', 1)} "
         f"| {r['train_img_per_s']:,.0f} | {r['infer_img_per_s']:,.0f} |"
         for r in results
     ]

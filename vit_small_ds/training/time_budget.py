@@ -4,7 +4,8 @@
 
 # %% auto #0
 __all__ = ['BUDGET_RESERVE', 'PROBE_STEPS', 'seconds_per_call', 'measure_step_seconds', 'steps_that_fit', 'plan_steps',
-           'planned_epochs', 'FitScheduleToDeadline', 'PlannedEpochsProgbar', 'probe_batches', 'plan_budget']
+           'planned_epochs', 'call_step_seconds', 'FitScheduleToDeadline', 'PlannedEpochsProgbar', 'probe_batches',
+           'plan_budget']
 
 # %% ../../nbs/09c_time_budget.ipynb #17d1b415
 import math
@@ -91,15 +92,28 @@ def planned_epochs(optimizer, steps_per_epoch: int) -> int:
     perhaps shorter."""
     return math.ceil(round(float(ops.convert_to_numpy(optimizer.total_steps))) / steps_per_epoch)
 
+
+def call_step_seconds(call_ends: list, steps_per_call: int) -> float:
+    """The mean seconds per step of an epoch's calls that ran `steps_per_call` steps, from the ends
+    of its calls (`(steps done in the epoch, time.monotonic())` each), leaving out the first call
+    and any shorter one (an epoch's last), either of which may compile; None if none is left."""
+    timed = [
+        (steps - before, end - start)
+        for (before, start), (steps, end) in zip(call_ends, call_ends[1:])
+        if steps - before == steps_per_call
+    ]
+    if not timed:
+        return None
+    return max(sum(seconds for _, seconds in timed) / sum(steps for steps, _ in timed), 1e-6)
+
 # %% ../../nbs/09c_time_budget.ipynb #b6c19805
 class FitScheduleToDeadline(keras.callbacks.Callback):
     """After each epoch, fit the schedule (the optimizer's `total_steps`) to the steps done plus
     those the time left before `deadline` (a `time.monotonic()` value) holds at the last epoch's
-    pace (`steps_that_fit`), at most `fit`'s epochs; stop at the step where the schedule ends,
-    inside an epoch if need be. An epoch's step time leaves out its first call, which may compile;
-    the rest of an epoch's time (validation, the callbacks after it) is its overhead.
-    Without a deadline (a resumed run) the schedule keeps its length. `plans` holds the steps
-    planned after each epoch."""
+    pace, at most `fit`'s epochs; stop at the step where the schedule ends, inside an epoch if need
+    be. The pace: `call_step_seconds` (an epoch of one call after the first: the whole epoch's),
+    the rest of the epoch's time (validation, the callbacks after it) its overhead. Without a
+    deadline (a resumed run) the schedule keeps its length. `plans`: each epoch's planned steps."""
 
     def __init__(self, steps_per_epoch: int, deadline: float = None):
         super().__init__()
@@ -114,31 +128,35 @@ class FitScheduleToDeadline(keras.callbacks.Callback):
     def on_epoch_begin(self, epoch, logs=None):
         self.steps_before = int(ops.convert_to_numpy(self.model.optimizer.iterations))
         self.planned = round(float(ops.convert_to_numpy(self.model.optimizer.total_steps)))
-        self.step_ends = []
+        self.call_ends = []
 
-    # a call may run several steps (`steps_per_execution`): `batch` is its last
+    # a call may run several steps (`steps_per_execution`): `batch` is its last, counted as if the
+    # call were whole (an epoch's last, shorter call too)
     def on_train_batch_end(self, batch, logs=None):
-        self.step_ends.append((batch + 1, time.monotonic()))
-        if self.steps_before + batch + 1 >= self.planned:
+        done = min(batch + 1, self.steps_per_epoch)
+        self.call_ends.append((done, time.monotonic()))
+        if self.steps_before + done >= self.planned:
             self.model.stop_training = True
 
     def steps_left(self) -> int:
         "The plan's steps not run yet: a call of several steps runs no more (`compiled_steps`)."
-        return self.planned - self.steps_before - (self.step_ends[-1][0] if self.step_ends else 0)
+        return self.planned - self.steps_before - (self.call_ends[-1][0] if self.call_ends else 0)
 
     def on_epoch_end(self, epoch, logs=None):
-        (first, first_end), (last, last_end) = self.step_ends[0], self.step_ends[-1]
+        (first, first_end), (last, _) = self.call_ends[0], self.call_ends[-1]
         # a call cut short at the plan's end ran fewer steps than it counts
         done = self.steps_before + min(last, self.planned - self.steps_before)
         planned, now = self.planned, time.monotonic()
-        if self.deadline is not None and done < planned:
-            step_seconds = max((last_end - first_end) / max(last - first, 1), 1e-6)
-            # from the last epoch's end: the callbacks that saved after it are overhead too
-            since, steps = (
-                (first_end, last - first)
-                if self.last_epoch_end is None
-                else (self.last_epoch_end, last)
-            )
+        # from the last epoch's end: the callbacks that saved after it are overhead too
+        since, steps = (
+            (first_end, last - first)
+            if self.last_epoch_end is None
+            else (self.last_epoch_end, last)
+        )
+        step_seconds = call_step_seconds(self.call_ends, self.model.steps_per_execution)
+        if step_seconds is None and self.last_epoch_end is not None:  # one call: the epoch's pace
+            step_seconds = (now - since) / steps
+        if self.deadline is not None and done < planned and step_seconds:
             overhead = max(now - since - steps * step_seconds, 0.0)
             fits = steps_that_fit(self.deadline - now, step_seconds, overhead, self.steps_per_epoch)
             planned = min(done + fits, self.params["epochs"] * self.steps_per_epoch)
