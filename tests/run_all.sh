@@ -34,7 +34,7 @@ python3 -m venv .venv-notebooks
 .venv-notebooks/bin/pip install -q --no-compile ".[tensorflow,export]" "execnb<0.2"
 stage "notebooks, runtime-only environment (TensorFlow)"
 # the longest first, so that both workers stay busy to the end
-longest=(nbs/09_training.ipynb nbs/tutorial.ipynb nbs/index.ipynb nbs/13_experiments.ipynb)
+longest=(nbs/09_training.ipynb nbs/tutorial.ipynb nbs/index.ipynb nbs/13a_recipe_search.ipynb)
 notebooks=("${longest[@]}")
 for notebook in nbs/*.ipynb; do
     [[ " ${longest[*]} " == *" $notebook "* ]] || notebooks+=("$notebook")
@@ -68,7 +68,7 @@ EOF
 # (tests/test_deploy.py exports a model trained on JAX).
 stage "component notebooks (JAX)"
 KERAS_BACKEND=jax nbdev_test --n_workers 2 --flags "${full:+slow}" \
-    --skip_file_re '^([_.]|index|tutorial|09_training|09e_run|09f_inference|09g_distillation|10c_deploy|10d_export_formats|11_cli|12_bench|13_experiments)'
+    --skip_file_re '^([_.]|index|tutorial|09_training|09e_run|09f_inference|09g_distillation|10c_deploy|10d_export_formats|11_cli|12_bench|13_experiments|13a_recipe_search)'
 
 # PyTorch, the third backend: its CPU build (PyPI's torch wheel brings GBs of CUDA libraries); the
 # registry here mirrors PyTorch's index, a machine without such a mirror needs its --index-url

@@ -68,17 +68,9 @@ def benchmark(
     policy = resolve_dtype_policy(dtype_policy)
     with using_dtype_policy(policy):
         return _benchmark(
-            model,
-            preset,
-            batch_size,
-            steps,
-            repeats,
-            warmup,
-            matmul_size,
-            loop,
-            steps_per_execution,
-            overrides,
-        )
+            model, preset, batch_size, steps_per_execution, overrides,
+            steps, repeats, warmup, matmul_size, loop,
+        )  # fmt: skip
 
 # %% ../../nbs/12_bench.ipynb #601037d3
 def training_on_random_data(
@@ -119,17 +111,9 @@ class SameBatch(keras.utils.PyDataset):
 
 # %% ../../nbs/12_bench.ipynb #024287a9
 def _benchmark(
-    model_name,
-    preset,
-    batch_size,
-    steps,
-    repeats,
-    warmup,
-    matmul_size,
-    loop,
-    steps_per_execution,
-    overrides,
-):
+    model_name, preset, batch_size, steps_per_execution, overrides,
+    steps, repeats, warmup, matmul_size, loop,
+):  # fmt: skip
     model, x, y = training_on_random_data(
         model_name, preset, batch_size, steps_per_execution, **overrides
     )
