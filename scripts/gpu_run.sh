@@ -12,7 +12,8 @@
 #   runs.tgz          those runs' folders, weights left out; *.log their output;
 #   bench.jsonl       vit_small_ds_bench: SL-ViT's training and inference images per second in
 #                     bfloat16 at the `fashion` and `cifar100` presets, one step and 32 steps per
-#                     compiled call (`--steps-per-execution`), with the share of the matmul peak.
+#                     compiled call (`--steps-per-execution`); its `peak_fraction` means nothing
+#                     on a GPU, whose rate its small matmul probe, timed from Python, misses.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?the output folder}
