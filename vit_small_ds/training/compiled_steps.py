@@ -39,13 +39,17 @@ def accelerator() -> str:
     return None
 
 
+def _scanned_here() -> bool:
+    "Whether training here runs this module's loop: JAX, outside data-parallel training."
+    return keras.backend.backend() == "jax" and keras.distribution.distribution() is None
+
+
 def resolve_steps_per_execution(steps: int = None, time_budget: float = None) -> int:
     """Training steps per compiled call: `steps`, else `ACCELERATOR_STEPS` on a GPU or TPU, else 1;
     1 where a call runs one step (PyTorch) or cannot stop where a time budget's plan ends (any
     loop but this module's: TensorFlow's, data-parallel JAX's)."""
     backend = keras.backend.backend()
-    own_loop = backend == "jax" and keras.distribution.distribution() is None
-    if backend == "torch" or (time_budget and not own_loop):
+    if backend == "torch" or (time_budget and not _scanned_here()):
         if steps not in (None, 1):
             why = "on PyTorch" if backend == "torch" else "with a time budget on this backend"
             raise invalid_argument("steps_per_execution", steps, f"1 {why}")
@@ -60,9 +64,7 @@ def use_compiled_steps(model: keras.Model, steps_left=None):
     it). TensorFlow compiles its own loop; on PyTorch, and for data-parallel training on JAX,
     Keras' calls stay as they are."""
     steps = model.steps_per_execution
-    compiled = model.jit_compile and not model.run_eagerly
-    jax_alone = keras.backend.backend() == "jax" and keras.distribution.distribution() is None
-    if steps > 1 and compiled and jax_alone:
+    if steps > 1 and model.jit_compile and not model.run_eagerly and _scanned_here():
         model.train_function = _scanned_train_function(model, steps, steps_left)
 
 
@@ -81,13 +83,16 @@ def _scanned_train_function(model, steps, steps_left):
 
     program, one_step = jax.jit(loop, donate_argnums=0), jax.jit(model.train_step, donate_argnums=0)
 
+    def shapes(batch) -> tuple:
+        return tuple(part.shape for part in jax.tree.leaves(batch))
+
     def train_function(state, iterator):
         limit = steps if steps_left is None else max(min(steps, steps_left()), 1)
         batches = list(itertools.islice(iterator, limit))
         if not batches:
             raise StopIteration
         # an epoch's last batch may be smaller: each run of equal shapes is stacked on its own
-        for _, same_shape in itertools.groupby(batches, _shapes):
+        for _, same_shape in itertools.groupby(batches, shapes):
             same_shape = list(same_shape)
             # a call cut short by a plan (once a run) and an epoch's smaller last batch run a step
             # at a time: a stack of their length would compile a program for one use
@@ -100,9 +105,3 @@ def _scanned_train_function(model, steps, steps_left):
         return logs, state
 
     return train_function
-
-
-def _shapes(batch) -> tuple:
-    import jax
-
-    return tuple(part.shape for part in jax.tree.leaves(batch))
