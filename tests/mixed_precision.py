@@ -35,7 +35,7 @@ from vit_small_ds.layers.lsa import (
 from vit_small_ds.layers.regularization import DropPath, Dropout
 from vit_small_ds.models.shiftvit import PatchMerging, ShiftViTBlock, StackedShiftBlocks
 from vit_small_ds.layers.spt import PatchEncoder, Patches, ShiftedPatchTokenization
-from vit_small_ds.models.vit import ClassToken, TransformerBlock
+from vit_small_ds.models.vit import ClassToken, SequencePooling, TransformerBlock
 
 rng = np.random.default_rng(0)
 images = rng.uniform(0, 1, (2, 12, 12, 3)).astype("float32")
@@ -97,6 +97,7 @@ LAYERS = {
         (tokens,),
     ),
     "ClassToken": (lambda dtype: ClassToken(dtype=dtype), (tokens,)),
+    "SequencePooling": (lambda dtype: SequencePooling(dtype=dtype), (tokens,)),
     "DropPath": (lambda dtype: DropPath(0.5, dtype=dtype), (feature_map,)),
     "Dropout": (lambda dtype: Dropout(0.5, dtype=dtype), (feature_map,)),
     "ShiftViTBlock": (lambda dtype: ShiftViTBlock(num_div=12, dtype=dtype), (feature_map,)),

@@ -21,7 +21,7 @@ from vit_small_ds.layers.lsa import ATTENTION_KINDS, make_attention
 from vit_small_ds.layers.regularization import DropPath, Dropout
 from vit_small_ds.models.shiftvit import PatchMerging, ShiftViTBlock, StackedShiftBlocks
 from vit_small_ds.layers.spt import Patches, PatchEncoder, ShiftedPatchTokenization
-from vit_small_ds.models.vit import ClassToken, TransformerBlock
+from vit_small_ds.models.vit import ClassToken, SequencePooling, TransformerBlock
 
 rng = np.random.default_rng(0)
 images = rng.uniform(0, 255, (2, 8, 8, 3)).astype("float32")
@@ -45,7 +45,13 @@ def cases():
         [(layer, (tokens, tokens)) for layer in attentions]
         + [
             (layer, (tokens,))
-            for layer in (*blocks, ClassToken(), Dropout(0.2, seed=3), DropPath(0.1, seed=3))
+            for layer in (
+                *blocks,
+                ClassToken(),
+                SequencePooling(),
+                Dropout(0.2, seed=3),
+                DropPath(0.1, seed=3),
+            )
         ]
         + [
             (layer, (images,))

@@ -25,9 +25,12 @@ def vit_forward_flops(c) -> int:
         + _dense(n, (d, *c.transformer_units))
     )
     head_in = n * d if c.pool == "flatten" else d
+    # sequence pooling: a score per token, then the tokens' weighted sum
+    pooling = 2 * _dense(n, (d, 1)) if c.pool == "sequence" else 0
     return (
         _dense(c.num_patches, (patch, d))
         + c.transformer_layers * block
+        + pooling
         + _dense(1, (head_in, *c.mlp_head_units, c.num_classes))
     )
 
