@@ -10,9 +10,11 @@ import math
 import sys
 from dataclasses import dataclass, field, fields, replace
 
+from fastcore.basics import patch
 import keras
 
 from vit_small_ds.checks import (
+    FRACTION,
     POSITIVE,
     POSITIVE_INT,
     RATE,
@@ -66,6 +68,9 @@ class TrainConfig:
     warmup_fraction: float = field(default=0.1, metadata=RATE)
     label_smoothing: float = field(default=0.0, metadata=RATE)  # label smoothing of the loss
     mixing: bool = False  # MixUp / CutMix on the training batches
+    # the share of the schedule's epochs that mix; the rest train on the images as they are (timm's
+    # --mixup-off-epoch). None: every epoch
+    mixing_until: float = field(default=None, metadata=FRACTION)
     # each epoch shows 1/n of the training images n times, augmented differently
     repeated_augmentation: int = field(default=1, metadata=POSITIVE_INT)
     # seed of the splits, the initial weights and the augmentation
@@ -100,11 +105,14 @@ class TrainConfig:
 
     def __post_init__(self):
         check_fields(self)
+        if self.mixing_until is not None and not self.mixing:
+            raise invalid_argument("mixing_until", self.mixing_until, "None without mixing")
 
-    @property
-    def one_hot(self) -> bool:
-        "Whether the targets are probability vectors (smoothing, mixing, a teacher), not ids."
-        return self.mixing or self.label_smoothing > 0 or self.teacher is not None
+# %% ../../nbs/09i_train_config.ipynb #98ed7542
+@patch(as_prop=True)
+def one_hot(self: TrainConfig) -> bool:
+    "Whether the targets are probability vectors (smoothing, mixing, a teacher), not ids."
+    return self.mixing or self.label_smoothing > 0 or self.teacher is not None
 
 # %% ../../nbs/09i_train_config.ipynb #1b657549
 def verbosity(verbose: int = None) -> int:

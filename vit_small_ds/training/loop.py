@@ -28,7 +28,7 @@ from vit_small_ds.training.devices import (
     is_main_process,
     main_process_says,
 )
-from ..data.label_mixing import label_mixing, one_hot_labels
+from ..data.label_mixing import label_mixing, one_hot_labels, unmixed_targets
 from vit_small_ds.training.run_files import (
     finish_run,
     prepare_run_folder,
@@ -41,6 +41,7 @@ from vit_small_ds.training.time_budget import (
     FitScheduleToDeadline,
     PlannedEpochsProgbar,
     plan_budget,
+    planned_epochs,
     probe_batches,
 )
 
@@ -130,7 +131,7 @@ def run_experiment(
         non_finite = StopOnNonFiniteLoss()
         fit_callbacks = [
             non_finite,
-            _epoch_orders(train),
+            _epoch_batches(train, model, config, steps_per_epoch, data.num_classes),
             *run_callbacks(folder, best_weights, config, resuming, objective.monitor),
             *callbacks,
         ]
@@ -201,11 +202,18 @@ def _fit(model, train, val, config, callbacks, fit_schedule, steps_per_epoch, fo
     return _record_plans(config, fit_schedule.plans, steps_per_epoch, folder / "time_budget.json")
 
 
-def _epoch_orders(batches):
-    "A callback that starts each epoch's batches in that epoch's order, also after a resume."
-    return keras.callbacks.LambdaCallback(
-        on_epoch_begin=lambda epoch, _: batches.start_epoch(epoch)
-    )
+def _epoch_batches(batches, model, config, steps_per_epoch, num_classes):
+    """A callback that starts each epoch's batches in that epoch's order, also after a resume, and
+    mixes them only in the first `config.mixing_until` of the epochs the schedule plans now."""
+    mixed, unmixed = batches.batch_map, unmixed_targets(num_classes)
+
+    def begin(epoch, logs=None):
+        if config.mixing_until is not None:
+            planned = planned_epochs(model.optimizer, steps_per_epoch)
+            batches.batch_map = mixed if epoch < config.mixing_until * planned else unmixed
+        batches.start_epoch(epoch)
+
+    return keras.callbacks.LambdaCallback(on_epoch_begin=begin)
 
 # %% ../../nbs/09_training.ipynb #f3a4b5c6
 def _pipelines(data, config, teacher_probabilities=None):
