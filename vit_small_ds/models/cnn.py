@@ -20,8 +20,8 @@ from .registry import ModelRecipe, Preset, register_model
 # %% ../../nbs/06a_cnn.ipynb #8d38b37e
 @dataclass
 class CNNConfig:
-    """A ResNet of basic blocks (He et al. 2016), small: a 3x3 stem, then stages of residual
-    blocks, each stage after the first halving the side and doubling the width."""
+    """A ResNet of basic blocks (He et al. 2016) for small images: a 3x3 stem, then stages of
+    residual blocks, each stage after the first halving the side and doubling the width."""
 
     input_shape: tuple = (28, 28, 1)
     # images resized to this square size first
@@ -41,8 +41,8 @@ class CNNConfig:
 
 CNN_PRESETS = {
     "small": CNNConfig(),
-    # ResNet-18 as ResNets are built for 32x32 images (a 3x3 stem, no max-pooling): the network of
-    # Zalando's Fashion-MNIST benchmark table, 11.2M parameters
+    # ResNet-18 as ResNets are built for 32x32 images (a 3x3 stem, no max-pooling), as
+    # kuangliu/pytorch-cifar builds it: 11.2M trainable parameters for CIFAR-10
     "resnet18": CNNConfig(widths=(64, 128, 256, 512), blocks_per_stage=2),
 }
 

@@ -323,8 +323,8 @@ class SequencePooling(layers.Layer):
 
     def token_weights(self, tokens):
         "Each token's weight, `(B, N)`, summing to 1 over the tokens (in float32)."
-        scores = ops.matmul(tokens, ops.cast(self.score, tokens.dtype))
-        return ops.softmax(ops.cast(scores, "float32"), axis=-1)
+        scores = ops.matmul(ops.cast(tokens, "float32"), ops.cast(self.score, "float32"))
+        return ops.softmax(scores, axis=-1)
 
     def call(self, tokens):
         weights = ops.cast(self.token_weights(tokens), tokens.dtype)

@@ -204,13 +204,14 @@ def _fit(model, train, val, config, callbacks, fit_schedule, steps_per_epoch, fo
 
 def _epoch_batches(batches, model, config, steps_per_epoch, num_classes):
     """A callback that starts each epoch's batches in that epoch's order, also after a resume, and
-    mixes them only in the first `config.mixing_until` of the epochs the schedule plans now."""
-    mixed, unmixed = batches.batch_map, unmixed_targets(num_classes)
+    stops their mixing at the first epoch that begins after `config.mixing_until` of the epochs
+    the schedule plans then."""
+    unmixed = unmixed_targets(num_classes)
 
     def begin(epoch, logs=None):
-        if config.mixing_until is not None:
-            planned = planned_epochs(model.optimizer, steps_per_epoch)
-            batches.batch_map = mixed if epoch < config.mixing_until * planned else unmixed
+        until = config.mixing_until
+        if until is not None and epoch >= until * planned_epochs(model.optimizer, steps_per_epoch):
+            batches.batch_map = unmixed  # for good: a plan that grows later does not mix again
         batches.start_epoch(epoch)
 
     return keras.callbacks.LambdaCallback(on_epoch_begin=begin)

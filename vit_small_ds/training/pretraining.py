@@ -126,7 +126,7 @@ _NOT_PRETRAINING = {
     "distribute": "unset: pretraining runs on one device",
 }
 # the settings that only labels use, each at the value that turns it off
-_LABELS_ONLY = {"mixing": False, "label_smoothing": 0.0, "teacher": None}
+_LABELS_ONLY = {"mixing": False, "mixing_until": None, "label_smoothing": 0.0, "teacher": None}
 
 
 def _pretraining_spec(spec: RunSpec) -> tuple:
