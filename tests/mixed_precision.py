@@ -33,6 +33,7 @@ from vit_small_ds.layers.lsa import (
     TokenDense,
 )
 from vit_small_ds.layers.regularization import DropPath, Dropout
+from vit_small_ds.layers.conv_tokenizer import ConvTokenizer
 from vit_small_ds.models.shiftvit import PatchMerging, ShiftViTBlock, StackedShiftBlocks
 from vit_small_ds.layers.spt import PatchEncoder, Patches, ShiftedPatchTokenization
 from vit_small_ds.models.vit import ClassToken, SequencePooling, TransformerBlock
@@ -96,6 +97,7 @@ LAYERS = {
         lambda dtype: TransformerBlock(2, 8, (32, 16), lsa=True, drop_path=0.1, dtype=dtype),
         (tokens,),
     ),
+    "ConvTokenizer": (lambda dtype: ConvTokenizer(12, 2, 16, dtype=dtype), (images,)),
     "ClassToken": (lambda dtype: ClassToken(dtype=dtype), (tokens,)),
     "SequencePooling": (lambda dtype: SequencePooling(dtype=dtype), (tokens,)),
     "DropPath": (lambda dtype: DropPath(0.5, dtype=dtype), (feature_map,)),

@@ -19,6 +19,7 @@ from vit_small_ds.layers.jax_affine import (
 )
 from vit_small_ds.layers.lsa import ATTENTION_KINDS, make_attention
 from vit_small_ds.layers.regularization import DropPath, Dropout
+from vit_small_ds.layers.conv_tokenizer import ConvTokenizer
 from vit_small_ds.models.shiftvit import PatchMerging, ShiftViTBlock, StackedShiftBlocks
 from vit_small_ds.layers.spt import Patches, PatchEncoder, ShiftedPatchTokenization
 from vit_small_ds.models.vit import ClassToken, SequencePooling, TransformerBlock
@@ -58,6 +59,7 @@ def cases():
             for layer in (
                 Patches(4),
                 ShiftedPatchTokenization(8, 4, 16),
+                ConvTokenizer(8, 2, 16),
                 ShiftedPatchTokenization(8, 4, 16, shifted=False),
             )
         ]

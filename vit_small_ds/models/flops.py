@@ -6,15 +6,29 @@
 __all__ = ['vit_forward_flops', 'shiftvit_forward_flops', 'cnn_forward_flops']
 
 # %% ../../nbs/08b_flops.ipynb #78e537d3
+from ..layers.conv_tokenizer import CONV_TOKENIZER_CHANNELS
+
+
 def _dense(positions, widths):
     "FLOPs of a chain of dense layers of `widths` (input first) applied at `positions` places."
     return 2 * positions * sum(a * b for a, b in zip(widths, widths[1:]))
 
 
+def _tokenizer_flops(c) -> int:
+    "A ViT's patch projection, or its convolutional tokenizer's 3x3 convolutions at every pixel."
+    if not c.conv_layers:
+        patch = c.patch_size**2 * c.input_shape[-1] * (5 if c.spt else 1)
+        return _dense(c.num_patches, (patch, c.projection_dim))
+    widths = (c.input_shape[-1], *[CONV_TOKENIZER_CHANNELS] * (c.conv_layers - 1), c.projection_dim)
+    return sum(
+        2 * (c.image_size // 2**i) ** 2 * 9 * a * b  # stage i convolves a side halved i times
+        for i, (a, b) in enumerate(zip(widths, widths[1:]))
+    )
+
+
 def vit_forward_flops(c) -> int:
     "Forward FLOPs of one image through the ViT of config `c` (matmuls only, see above)."
     n, d, heads = c.num_tokens, c.projection_dim, c.num_heads
-    patch = c.patch_size**2 * c.input_shape[-1] * (5 if c.spt else 1)
     inner = heads * c.key_dim
     # (phi(K)^T V, phi(Q).) or (QK^T, AV)
     mixing = 2 * n * inner * d * 2 if c.attention == "linear" else 2 * n * n * inner * 2
@@ -28,7 +42,7 @@ def vit_forward_flops(c) -> int:
     # sequence pooling: a score per token, then the tokens' weighted sum
     pooling = 2 * _dense(n, (d, 1)) if c.pool == "sequence" else 0
     return (
-        _dense(c.num_patches, (patch, d))
+        _tokenizer_flops(c)
         + c.transformer_layers * block
         + pooling
         + _dense(1, (head_in, *c.mlp_head_units, c.num_classes))
