@@ -4,7 +4,7 @@
 #
 #   bash scripts/gpu_run.sh OUT
 #
-# installs the bundle's wheels into .gpu_site, then measures, writing under OUT:
+# installs the bundle (scripts/gpu_env.sh), then measures, writing under OUT:
 #   environment.json  the device and the versions;
 #   wall.jsonl        SL-ViT on Fashion-MNIST (the `fashion` preset), 40 epochs: seed 42 first,
 #                     filling the compilation cache (cold), then seeds 1 and 2 from it (warm), the
@@ -17,16 +17,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?the output folder}
-# beside the machine's own packages (JAX, NumPy, h5py, matplotlib), which its python3 holds
-python3 -m pip install -q --no-index --no-deps --upgrade --target .gpu_site gpu_bundle/wheels/*.whl
-export PYTHONPATH="$PWD/.gpu_site" PATH="$PWD/.gpu_site/bin:$PATH"
-mkdir -p "$out" runs_gpu
-export KERAS_BACKEND=jax VIT_SMALL_DS_DATA="$PWD/gpu_bundle/data" \
-    JAX_COMPILATION_CACHE_DIR="$PWD/runs_gpu/jax_cache" PYTHONUNBUFFERED=1
-python3 -c "import json, jax
-from vit_small_ds.training.devices import environment
-print(json.dumps({**environment(), 'jax_devices': [str(d) for d in jax.devices()]}))" \
-    | tee "$out/environment.json"
+source scripts/gpu_env.sh
 for run in cold:42 warm:1 warm:2; do
     name="fashion_${run%:*}_seed${run#*:}"
     start=$(date +%s.%N)

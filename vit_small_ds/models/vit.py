@@ -183,6 +183,9 @@ _CCT_2_3X2 = replace(
 CCT_PRESETS = {
     "2_3x2": Preset(_CCT_2_3X2, training=FASHION_TRAINING),
     "7_3x1": Preset(_CCT_7_3X1, training=FASHION_TRAINING),
+    "fashion": Preset(
+        replace(_CCT_7_3X1, input_shape=(28, 28, 1), image_size=28), training=FASHION_TRAINING
+    ),
 }
 
 # %% ../../nbs/05_vit.ipynb #bb6667a9
