@@ -1,8 +1,9 @@
-# Sourced by the GPU scripts (gpu_run.sh, gpu_recipes.sh) on a GPU machine with JAX and no package
-# registry, in a copy of this repository that carries gpu_bundle/ (scripts/gpu_bundle.sh): installs
-# the bundle's wheels into .gpu_site beside the machine's own packages (JAX, NumPy, h5py,
-# matplotlib), which its python3 holds; points the library at the bundle's Fashion-MNIST and the
-# JAX compilation cache at runs_gpu/; writes OUT/environment.json (the device, the versions).
+# Sourced by the GPU scripts (gpu_run.sh, gpu_recipes.sh), which set `out`, on a GPU machine with
+# JAX and no package registry, in a copy of this repository that carries gpu_bundle/
+# (scripts/gpu_bundle.sh): installs the bundle's wheels into .gpu_site beside the machine's own
+# packages (JAX, NumPy, h5py, matplotlib), which its python3 holds; points the library at the
+# bundle's Fashion-MNIST and the JAX compilation cache at runs_gpu/; writes $out/environment.json
+# (the device, the versions).
 python3 -m pip install -q --no-index --no-deps --upgrade --target .gpu_site gpu_bundle/wheels/*.whl
 export PYTHONPATH="$PWD/.gpu_site" PATH="$PWD/.gpu_site/bin:$PATH"
 mkdir -p "$out" runs_gpu

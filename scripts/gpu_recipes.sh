@@ -26,15 +26,16 @@ runs=(
     "cct_seed42|$cct --seed 42"
     "cct_seed1|$cct --seed 1"
     "cct_seed2|$cct --seed 2"
-    "resnet18_seed42|--model cnn --preset resnet18 --seed 42"
-    "resnet18_seed1|--model cnn --preset resnet18 --seed 1"
-    "resnet18_seed2|--model cnn --preset resnet18 --seed 2"
+    "cnn_seed42|--model cnn --preset resnet18 --seed 42"
+    "cnn_seed1|--model cnn --preset resnet18 --seed 1"
+    "cnn_seed2|--model cnn --preset resnet18 --seed 2"
     "cct_3x2_seed42|$cct --conv-layers 2 --patch-size 4 --seed 42"
     "sl_vit_strong_seed42|--model sl_vit $strong --seed 42"
 )
 nvidia-smi --query-gpu=timestamp,utilization.gpu,memory.used --format=csv -l 10 \
     > "$out/gpu_use.csv" 2>&1 &
 monitor=$!
+trap 'kill "$monitor" 2> /dev/null || true' EXIT  # nvidia-smi samples until the script ends
 # each process takes its share of the GPU's memory up front (JAX preallocates 75% by default)
 limit=$(python3 -c "print(int($minutes * 60 + 120))")  # seconds: the budget, start-up and scoring
 export XLA_PYTHON_CLIENT_MEM_FRACTION=$(python3 -c "print(round(0.9 / ${#runs[@]}, 3))")
@@ -42,6 +43,7 @@ pids=()
 for run in "${runs[@]}"; do
     name=${run%%|*}
     (
+        rm -rf "runs_gpu/$name"  # a run of an earlier call on the same machine
         start=$(date +%s.%N)
         # shellcheck disable=SC2086  # the flags split into words
         timeout "$limit" vit_small_ds_train --dataset fashion_mnist \
@@ -54,6 +56,5 @@ for run in "${runs[@]}"; do
     pids+=($!)
 done
 wait "${pids[@]}"
-kill "$monitor" || true  # nvidia-smi, still sampling
 tar czf "$out/runs.tgz" --exclude='*.h5' --exclude='*.keras' --exclude=jax_cache \
     --exclude=backup runs_gpu

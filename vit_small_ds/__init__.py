@@ -41,6 +41,7 @@ if _os.path.basename(getattr(_sys, "argv", [""])[0]).startswith("vit_small_ds_")
 from vit_small_ds.layers import (
     activations,
     augmentation,
+    conv_tokenizer,
     jax_affine,
     lsa,
     regularization,

@@ -4,8 +4,8 @@
 
 # %% auto #0
 __all__ = ['POSITIVE_INT', 'POSITIVE_INTS', 'POSITIVE', 'RATE', 'FRACTION', 'invalid_argument', 'check_positive_int',
-           'check_positive_ints', 'check_positive', 'check_rate', 'check_fraction', 'check_choice', 'check_fields',
-           'deprecated_alias', 'former_module_names', 'FormerModules']
+           'check_non_negative_int', 'check_positive_ints', 'check_positive', 'check_rate', 'check_fraction',
+           'check_choice', 'check_fields', 'deprecated_alias', 'former_module_names', 'FormerModules']
 
 # %% ../nbs/00_checks.ipynb #6581de38
 import dataclasses
@@ -38,6 +38,11 @@ def _is_int(value):
 def check_positive_int(**arguments):
     "Raise unless every keyword argument is an integer of at least 1."
     _check_each(arguments, lambda v: _is_int(v) and v >= 1, "a positive integer")
+
+
+def check_non_negative_int(**arguments):
+    "Raise unless every keyword argument is an integer of at least 0: a count that may be none."
+    _check_each(arguments, lambda v: _is_int(v) and v >= 0, "an integer of at least 0")
 
 
 def check_positive_ints(**arguments):

@@ -10,7 +10,7 @@ from fastcore.basics import patch
 import keras
 from keras import layers, ops
 
-from ..checks import check_positive_int, invalid_argument
+from ..checks import check_non_negative_int, check_positive_int, invalid_argument
 
 # %% ../../nbs/03a_conv_tokenizer.ipynb #2dcf1f01
 CONV_TOKENIZER_CHANNELS = 64  # the width of the stages before the last, the paper's
@@ -18,12 +18,15 @@ CONV_TOKENIZER_CHANNELS = 64  # the width of the stages before the last, the pap
 
 def check_conv_layers(conv_layers: int, image_size: int):
     "Raise unless `conv_layers` stages, each halving the side, leave `image_size` a whole side."
+    check_positive_int(image_size=image_size)
+    check_non_negative_int(conv_layers=conv_layers)
     halvings = (image_size & -image_size).bit_length() - 1  # how many times 2 divides it
-    if not (isinstance(conv_layers, int) and 0 <= conv_layers <= halvings):
+    if conv_layers > halvings:
         raise invalid_argument(
             "conv_layers",
             conv_layers,
-            f"a number of stages from 0 to {halvings}: each halves image_size={image_size}",
+            f"at most {halvings}: each stage halves image_size={image_size}, which 2 divides "
+            f"{halvings} times",
         )
 
 # %% ../../nbs/03a_conv_tokenizer.ipynb #f08bbcc4
@@ -77,11 +80,17 @@ class ConvTokenizer(layers.Layer):
 # %% ../../nbs/03a_conv_tokenizer.ipynb #6332cca1
 @patch
 def build(self: ConvTokenizer, input_shape):
-    shape = tuple(input_shape)
+    side = self.image_size
+    if tuple(input_shape[1:3]) != (side, side):
+        raise invalid_argument(
+            "input_shape",
+            tuple(input_shape),
+            f"(batch, {side}, {side}, channels): image_size={side}",
+        )
+    channels = input_shape[-1]
     for convolution in self.convolutions:
-        convolution.build(shape)
-        side = (shape[1] + 1) // 2
-        shape = (shape[0], side, side, convolution.filters)
+        convolution.build((input_shape[0], side, side, channels))
+        side, channels = side // 2, convolution.filters
 
 
 @patch

@@ -60,8 +60,7 @@ class ViTConfig:
     # stochastic depth of the last block, rising linearly from 0 at the first (timm's rule)
     drop_path_rate: float = field(default=0.0, metadata=RATE)
     spt: bool = True  # Shifted Patch Tokenization; False: plain patches
-    # a convolutional tokenizer of this many stages instead of patches (03a_conv_tokenizer), its
-    # tokens standing for squares of patch_size = 2**conv_layers pixels; 0: patches
+    # stages of a convolutional tokenizer (03a) instead of patches; patch_size = 2**conv_layers
     conv_layers: int = 0
     lsa: bool = True  # Locality Self-Attention; False: standard attention
     # 'standard', 'cosine' or 'linear'
@@ -73,7 +72,10 @@ class ViTConfig:
         check_conv_layers(self.conv_layers, self.image_size)
         if self.conv_layers and self.spt:
             raise invalid_argument(
-                "spt", True, f"False with conv_layers={self.conv_layers}: its tokens replace SPT's"
+                "spt",
+                True,
+                f"False with conv_layers={self.conv_layers}, whose tokens replace SPT's: "
+                "the models cct, vit and lsa_vit",
             )
         if self.conv_layers and self.patch_size != 2**self.conv_layers:
             raise invalid_argument(
