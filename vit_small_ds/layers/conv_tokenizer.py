@@ -91,6 +91,9 @@ def build(self: ConvTokenizer, input_shape):
     for convolution in self.convolutions:
         convolution.build((input_shape[0], side, side, channels))
         side, channels = side // 2, convolution.filters
+    # no weights, but built: on JAX an unbuilt layer makes `predict` run the model eagerly first
+    self.pad.build(input_shape)
+    self.pool.build(self.pad.compute_output_shape(input_shape))
 
 
 @patch
