@@ -44,14 +44,10 @@ for run in "${runs[@]}"; do
     name=${run%%|*}
     (
         rm -rf "runs_gpu/$name"  # a run of an earlier call on the same machine
-        start=$(date +%s.%N)
         # shellcheck disable=SC2086  # the flags split into words
-        timeout "$limit" vit_small_ds_train --dataset fashion_mnist \
-            --time-budget "$minutes" ${run#*|} --verbose 2 --output "runs_gpu/$name" \
-            > "runs_gpu/logs/$name.log" 2>&1 || echo "$name failed"
-        wall=$(python3 -c "print(round($(date +%s.%N) - $start, 2))")
-        echo "{\"run\": \"$name\", \"wall_seconds\": $wall}" >> "$out/wall.jsonl"
-        tail -n 1 "runs_gpu/logs/$name.log"
+        timed "$name" "runs_gpu/logs/$name.log" timeout "$limit" vit_small_ds_train \
+            --dataset fashion_mnist --time-budget "$minutes" ${run#*|} --verbose 2 \
+            --output "runs_gpu/$name"
     ) &
     pids+=($!)
 done

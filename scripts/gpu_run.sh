@@ -20,12 +20,8 @@ out=${1:?the output folder}
 source scripts/gpu_env.sh
 for run in cold:42 warm:1 warm:2; do
     name="fashion_${run%:*}_seed${run#*:}"
-    start=$(date +%s.%N)
-    timeout 200 vit_small_ds_train --dataset fashion_mnist --preset fashion --epochs 40 \
-        --seed "${run#*:}" --verbose 2 --output "runs_gpu/$name" > "$out/$name.log" 2>&1 || echo "$name failed"
-    wall=$(python3 -c "print(round($(date +%s.%N) - $start, 2))")
-    echo "{\"run\": \"$name\", \"wall_seconds\": $wall}" | tee -a "$out/wall.jsonl"
-    tail -n 1 "$out/$name.log"
+    timed "$name" "$out/$name.log" timeout 200 vit_small_ds_train --dataset fashion_mnist \
+        --preset fashion --epochs 40 --seed "${run#*:}" --verbose 2 --output "runs_gpu/$name"
 done
 tar czf "$out/runs.tgz" --exclude='*.h5' --exclude='*.keras' --exclude=jax_cache runs_gpu
 bench() { timeout 100 vit_small_ds_bench --model sl_vit --dtype-policy mixed_bfloat16 --loop fit "$@" \

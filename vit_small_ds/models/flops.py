@@ -6,7 +6,7 @@
 __all__ = ['vit_forward_flops', 'shiftvit_forward_flops', 'cnn_forward_flops']
 
 # %% ../../nbs/08b_flops.ipynb #78e537d3
-from ..layers.conv_tokenizer import CONV_TOKENIZER_CHANNELS
+from ..layers.conv_tokenizer import stage_widths
 
 
 def _dense(positions, widths):
@@ -19,7 +19,7 @@ def _tokenizer_flops(c) -> int:
     if not c.conv_layers:
         patch = c.patch_size**2 * c.input_shape[-1] * (5 if c.spt else 1)
         return _dense(c.num_patches, (patch, c.projection_dim))
-    widths = (c.input_shape[-1], *[CONV_TOKENIZER_CHANNELS] * (c.conv_layers - 1), c.projection_dim)
+    widths = (c.input_shape[-1], *stage_widths(c.conv_layers, c.projection_dim))
     return sum(
         2 * (c.image_size // 2**i) ** 2 * 9 * a * b  # stage i convolves a side halved i times
         for i, (a, b) in enumerate(zip(widths, widths[1:]))
