@@ -4,7 +4,7 @@
 # LABELS labels per class (pretrained_seed<seed>), against a run from scratch on the same labels for
 # the two runs' minutes together (scratch_seed<seed>). Then the small files (config.json,
 # metrics.json, history.csv) into results/NAME/ and the table the pretraining lesson prints from them
-# (training.results.seeds_table). Finished runs are kept. Flags after the minutes go to every run.
+# (training.results.results_table). Finished runs are kept. Flags after the minutes go to every run.
 # LABELS "all": the fine-tuning and the runs from scratch train on every labelled training image.
 #   bash scripts/few_labels_pretraining.sh sample_50_labels 50 2 1      # the lesson's table
 #   bash scripts/few_labels_pretraining.sh fashion_mnist_100_labels 100 8 4 --dataset fashion_mnist
@@ -29,15 +29,4 @@ for seed in 42 1 2; do
         --time-budget "$finetuning"
     run vit_small_ds_train "$runs/scratch_seed$seed" "${few[@]}" --time-budget "$total"
 done
-python - "$runs" "results/$name" <<'PY'
-import shutil, sys
-from pathlib import Path
-from vit_small_ds.training.results import RESULT_FILES, seeds_table
-runs, results = map(Path, sys.argv[1:])
-for metrics in [*runs.glob("*_seed*/metrics.json"), *runs.glob("encoders/*_seed*/metrics.json")]:
-    kept = results / metrics.parent.relative_to(runs)
-    kept.mkdir(parents=True, exist_ok=True)
-    for name in RESULT_FILES:
-        shutil.copy(metrics.parent / name, kept / name)
-print(f"<!-- {results} -->\n\n{seeds_table(results)}")
-PY
+python "$(dirname "$0")/keep_results.py" "$runs" "results/$name"

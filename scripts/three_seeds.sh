@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Three seeds of each model family, one run after another, with the same flags, into runs/NAME/; then
 # each run's small files (config.json, metrics.json, history.csv) into results/NAME/, which the
-# repository keeps, and the table that the README prints from them (training.results.seeds_table).
+# repository keeps, and the table that the README prints from them (training.results.results_table).
 # Finished runs are kept. Flags after the name go to every run. The README's tables:
 #   bash scripts/three_seeds.sh sample_seeds                  # the default command
 #   MODELS=sl_vit bash scripts/three_seeds.sh fashion_mnist_15min --dataset fashion_mnist --time-budget 15
@@ -19,14 +19,4 @@ for seed in 42 1 2; do
             > "$out.log" 2>&1 || { echo "$model seed $seed failed: see $out.log"; exit 1; }
     done
 done
-python - "$runs" "results/$name" <<'PY'
-import shutil, sys
-from pathlib import Path
-from vit_small_ds.training.results import RESULT_FILES, seeds_table
-runs, results = map(Path, sys.argv[1:])
-for metrics in runs.glob("*_seed*/metrics.json"):
-    (results / metrics.parent.name).mkdir(parents=True, exist_ok=True)
-    for name in RESULT_FILES:
-        shutil.copy(metrics.parent / name, results / metrics.parent.name / name)
-print(f"<!-- {results} -->\n\n{seeds_table(results)}")
-PY
+python "$(dirname "$0")/keep_results.py" "$runs" "results/$name"

@@ -1,8 +1,8 @@
 """Every published number is read from the run that made it: each results table of the README and
 the notebooks (a `<!-- results/NAME -->` line above it) is rendered again from the files in
 `results/NAME/` (`training.results.results_table`: runs, or speed measurements), and every
-percentage the README states is a number of one of those tables, printed by a notebook cell that
-ran it, or a source's number that `results/cited.json` names."""
+percentage the README or a notebook's prose states is a number of one of that page's tables,
+printed by a notebook cell that ran it, or a source's number that `results/cited.json` names."""
 
 import json
 import re
@@ -58,8 +58,9 @@ def test_published_tables_are_their_files():
     assert not faults, "\n\n".join(faults)
 
 
-def test_every_readme_percentage_has_a_file_behind_it():
-    assert unbacked_percentages((ROOT / "README.md").read_text()) == []
+def test_every_published_percentage_has_a_file_behind_it():
+    unbacked = {path: unbacked_percentages(text) for path, text in pages().items()}
+    assert {path: numbers for path, numbers in unbacked.items() if numbers} == {}
 
 
 def test_a_changed_number_is_caught(tmp_path):

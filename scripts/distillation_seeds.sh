@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# SL-ViT alone and with a CNN teacher (soft and hard targets), three seeds, one run after another,
+# into runs/NAME/: none_seed<seed>, soft_seed<seed>, hard_seed<seed>, and the teacher that the soft
+# run trained first as cnn_teacher_seed<seed>. Then their small files into results/NAME/ and the
+# table that 09g_distillation prints from them. Finished runs are kept. Flags after the name go to
+# every run.
+#   bash scripts/distillation_seeds.sh sample_distillation      # the lesson's table
+set -euo pipefail
+name=${1:?the name of the table, then the flags of every run}
+shift
+runs="runs/$name"
+mkdir -p "$runs"
+for seed in 42 1 2; do
+    for kind in none soft hard; do
+        out="$runs/${kind}_seed$seed"
+        [ -f "$out/metrics.json" ] && continue
+        teacher=()
+        [ "$kind" = none ] || teacher=(--teacher cnn --distillation "$kind")
+        vit_small_ds_train --seed "$seed" --output "$out" --verbose 2 "${teacher[@]}" "$@" \
+            > "$out.log" 2>&1 || { echo "$kind seed $seed failed: see $out.log"; exit 1; }
+    done
+    # the teacher is the same for both kinds: same data, seed and training
+    [ -d "$runs/cnn_teacher_seed$seed" ] || cp -r "$runs/soft_seed$seed/teacher" "$runs/cnn_teacher_seed$seed"
+done
+python "$(dirname "$0")/keep_results.py" "$runs" "results/$name"
