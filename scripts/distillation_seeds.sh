@@ -14,12 +14,13 @@ for seed in 42 1 2; do
     for kind in none soft hard; do
         out="$runs/${kind}_seed$seed"
         [ -f "$out/metrics.json" ] && continue
-        teacher=()
-        [ "$kind" = none ] || teacher=(--teacher cnn --distillation "$kind")
-        vit_small_ds_train --seed "$seed" --output "$out" --verbose 2 "${teacher[@]}" "$@" \
+        flags=(--seed "$seed" --output "$out" --verbose 2)
+        [ "$kind" = none ] || flags+=(--teacher cnn --distillation "$kind")
+        vit_small_ds_train "${flags[@]}" "$@" \
             > "$out.log" 2>&1 || { echo "$kind seed $seed failed: see $out.log"; exit 1; }
     done
     # the teacher is the same for both kinds: same data, seed and training
-    [ -d "$runs/cnn_teacher_seed$seed" ] || cp -r "$runs/soft_seed$seed/teacher" "$runs/cnn_teacher_seed$seed"
+    teacher="$runs/cnn_teacher_seed$seed"
+    [ -f "$teacher/metrics.json" ] || { rm -rf "$teacher"; cp -r "$runs/soft_seed$seed/teacher" "$teacher"; }
 done
 python "$(dirname "$0")/keep_results.py" "$runs" "results/$name"
