@@ -10,14 +10,12 @@ name=${1:?the name of the table, then the flags of every run}
 shift
 runs="runs/$name"
 mkdir -p "$runs"
+. "$(dirname "$0")/run_once.sh"
 for seed in 42 1 2; do
     for kind in none soft hard; do
-        out="$runs/${kind}_seed$seed"
-        [ -f "$out/metrics.json" ] && continue
-        flags=(--seed "$seed" --output "$out" --verbose 2)
+        flags=(--seed "$seed")
         [ "$kind" = none ] || flags+=(--teacher cnn --distillation "$kind")
-        vit_small_ds_train "${flags[@]}" "$@" \
-            > "$out.log" 2>&1 || { echo "$kind seed $seed failed: see $out.log"; exit 1; }
+        run_once vit_small_ds_train "$runs/${kind}_seed$seed" "${flags[@]}" "$@"
     done
     # the teacher is the same for both kinds: same data, seed and training
     teacher="$runs/cnn_teacher_seed$seed"

@@ -16,17 +16,14 @@ shift 4
 runs="runs/$name"
 total=$(python -c "print($pretraining + $finetuning)")
 mkdir -p "$runs/encoders"
-run() {  # the run folder $2 of command $1, unless finished; its log beside it
-    [ -f "$2/metrics.json" ] && return
-    "$1" --output "$2" --verbose 2 "${@:3}" > "$2.log" 2>&1 || { echo "$2 failed: see $2.log"; exit 1; }
-}
+. "$(dirname "$0")/run_once.sh"
 for seed in 42 1 2; do
     encoder="$runs/encoders/encoder_seed$seed"
-    run vit_small_ds_pretrain "$encoder" --seed "$seed" --time-budget "$pretraining" "$@"
+    run_once vit_small_ds_pretrain "$encoder" --seed "$seed" --time-budget "$pretraining" "$@"
     few=(--seed "$seed" "$@")
     [ "$labels" = all ] || few+=(--labels-per-class "$labels")
-    run vit_small_ds_train "$runs/pretrained_seed$seed" "${few[@]}" --init-from "$encoder" \
+    run_once vit_small_ds_train "$runs/pretrained_seed$seed" "${few[@]}" --init-from "$encoder" \
         --time-budget "$finetuning"
-    run vit_small_ds_train "$runs/scratch_seed$seed" "${few[@]}" --time-budget "$total"
+    run_once vit_small_ds_train "$runs/scratch_seed$seed" "${few[@]}" --time-budget "$total"
 done
 python "$(dirname "$0")/keep_results.py" "$runs" "results/$name"

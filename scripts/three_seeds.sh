@@ -11,12 +11,10 @@ name=${1:?the name of the table, then the flags of every run}
 shift
 runs="runs/$name"
 mkdir -p "$runs"
+. "$(dirname "$0")/run_once.sh"
 for seed in 42 1 2; do
     for model in ${MODELS:-sl_vit vit shiftvit}; do
-        out="$runs/${model}_seed$seed"
-        [ -f "$out/metrics.json" ] && continue
-        vit_small_ds_train --model "$model" --seed "$seed" --output "$out" --verbose 2 "$@" \
-            > "$out.log" 2>&1 || { echo "$model seed $seed failed: see $out.log"; exit 1; }
+        run_once vit_small_ds_train "$runs/${model}_seed$seed" --model "$model" --seed "$seed" "$@"
     done
 done
 python "$(dirname "$0")/keep_results.py" "$runs" "results/$name"
