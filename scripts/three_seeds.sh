@@ -4,7 +4,7 @@
 # repository keeps, and the table that the README prints from them (training.results.results_table).
 # Finished runs are kept. Flags after the name go to every run. The README's tables:
 #   bash scripts/three_seeds.sh sample_seeds                  # the default command
-#   MODELS=sl_vit bash scripts/three_seeds.sh fashion_mnist_15min --dataset fashion_mnist --time-budget 15
+#   MODELS="sl_vit vit" bash scripts/three_seeds.sh fashion_mnist_15min --dataset fashion_mnist --time-budget 15
 # MODELS names the families to run (all three by default).
 set -euo pipefail
 name=${1:?the name of the table, then the flags of every run}
