@@ -6,11 +6,7 @@
 # every run.
 #   bash scripts/distillation_seeds.sh sample_distillation      # the lesson's table
 set -euo pipefail
-name=${1:?the name of the table, then the flags of every run}
-shift
-runs="runs/$name"
-mkdir -p "$runs"
-. "$(dirname "$0")/run_once.sh"
+. "$(dirname "$0")/table_runs.sh"
 for seed in 42 1 2; do
     for kind in none soft hard; do
         flags=(--seed "$seed")
@@ -21,4 +17,4 @@ for seed in 42 1 2; do
     teacher="$runs/cnn_teacher_seed$seed"
     [ -f "$teacher/metrics.json" ] || { rm -rf "$teacher"; cp -r "$runs/soft_seed$seed/teacher" "$teacher"; }
 done
-python "$(dirname "$0")/keep_results.py" "$runs" "results/$name"
+keep_results

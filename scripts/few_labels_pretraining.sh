@@ -10,13 +10,11 @@
 #   bash scripts/few_labels_pretraining.sh fashion_mnist_100_labels 100 8 4 --dataset fashion_mnist
 #   bash scripts/few_labels_pretraining.sh fashion_mnist_15min_pretrained all 5 10 --dataset fashion_mnist
 set -euo pipefail
-name=${1:?usage: NAME LABELS PRETRAIN_MINUTES FINETUNE_MINUTES [FLAGS]}
-labels=${2:?labels per class} pretraining=${3:?pretraining minutes} finetuning=${4:?fine-tuning minutes}
-shift 4
-runs="runs/$name"
+. "$(dirname "$0")/table_runs.sh"  # NAME
+labels=${1:?labels per class} pretraining=${2:?pretraining minutes} finetuning=${3:?fine-tuning minutes}
+shift 3
 total=$(python -c "print($pretraining + $finetuning)")
 mkdir -p "$runs/encoders"
-. "$(dirname "$0")/run_once.sh"
 for seed in 42 1 2; do
     encoder="$runs/encoders/encoder_seed$seed"
     run_once vit_small_ds_pretrain "$encoder" --seed "$seed" --time-budget "$pretraining" "$@"
@@ -26,4 +24,4 @@ for seed in 42 1 2; do
         --time-budget "$finetuning"
     run_once vit_small_ds_train "$runs/scratch_seed$seed" "${few[@]}" --time-budget "$total"
 done
-python "$(dirname "$0")/keep_results.py" "$runs" "results/$name"
+keep_results

@@ -7,14 +7,10 @@
 #   MODELS="sl_vit vit" bash scripts/three_seeds.sh fashion_mnist_15min --dataset fashion_mnist --time-budget 15
 # MODELS names the families to run (all three by default).
 set -euo pipefail
-name=${1:?the name of the table, then the flags of every run}
-shift
-runs="runs/$name"
-mkdir -p "$runs"
-. "$(dirname "$0")/run_once.sh"
+. "$(dirname "$0")/table_runs.sh"
 for seed in 42 1 2; do
     for model in ${MODELS:-sl_vit vit shiftvit}; do
         run_once vit_small_ds_train "$runs/${model}_seed$seed" --model "$model" --seed "$seed" "$@"
     done
 done
-python "$(dirname "$0")/keep_results.py" "$runs" "results/$name"
+keep_results
