@@ -1,54 +1,49 @@
 #!/usr/bin/env bash
-# The recipe search of 13_experiments: SL-ViT on full Fashion-MNIST with `--preset fashion` and one
-# change each, every run on the same time budget (seed 42), one run after another on a quiet machine;
-# then each run's best validation accuracy, the number the choice goes by. Finished runs are kept.
-#   bash scripts/fashion_mnist_search.sh [MINUTES] [OUTPUT_ROOT] [SEED] [CANDIDATES]
-# CANDIDATES: some of the names below, in quotes (the confirmation: "preset <the winner>").
+# A round of the recipe search (13a_recipe_search): SL-ViT on full Fashion-MNIST with `--preset fashion`
+# and one change each, every run on the same time budget, one run after another on a quiet machine,
+# into runs/NAME/; then each run's small files into results/NAME/ with changes.json (each change's
+# flags), and the table the page prints from them (training.results.search_table). Finished runs
+# are kept.
+#   bash scripts/fashion_mnist_search.sh NAME MINUTES "SEEDS" "CHANGES"
+#   bash scripts/fashion_mnist_search.sh fashion_mnist_search_5min 5 42 "preset depth3 patch7"
+# Calls with the same NAME add to one table.
+# CHANGES: some of the names below ("preset" is the preset unchanged).
 set -euo pipefail
-minutes=${1:-5}
-root=${2:-runs/fashion_mnist_search_${minutes}min}
-seed=${3:-42}
-names=${4:-"preset erasing0.5 warmup0.05 depth3 depth6 teacher_cnn"}
-mkdir -p "$root"
-declare -A candidates=(
+. "$(dirname "$0")/table_runs.sh"
+minutes=${1:?the minutes of each run}
+seeds=${2:?the seeds, in quotes}
+chosen=${3:?the changes, in quotes}
+declare -A changes=(
     [preset]=""
+    [ema0.998]="--ema-momentum 0.998"
+    [lr3e-3]="--learning-rate 3e-3"
     [erasing0.5]="--random-erasing 0.5"
-    [warmup0.05]="--warmup-fraction 0.05"
     [depth3]="--transformer-layers 3"
     [depth6]="--transformer-layers 6"
     [teacher_cnn]="--teacher cnn"
-    [pool_mean]="--pool mean"
-    [flip_shift]="--augment flip_shift"
-    [mixing]="--mixing"
-    [depth3_mixing]="--transformer-layers 3 --mixing"
     [patch7]="--patch-size 7"
     [linear_head]="--mlp-head-units"
     [width96_depth2]="--projection-dim 96 --transformer-units 192 96 --transformer-layers 2"
-    [width48_depth6]="--projection-dim 48 --transformer-units 96 48 --transformer-layers 6"
-    [head_dropout0.3]="--head-dropout 0.3"
-    [erasing0.5_drop_path0.2]="--random-erasing 0.5 --drop-path-rate 0.2"
     [batch128]="--batch-size 128"
 )
-for name in $names; do
-    out="$root/${name}_seed$seed"
-    [ -f "$out/metrics.json" ] && continue
-    # shellcheck disable=SC2086
-    vit_small_ds_train --dataset fashion_mnist --preset fashion --time-budget "$minutes" \
-        --seed "$seed" --output "$out" --verbose 2 ${candidates[$name]} > "$out.log" 2>&1 \
-        || { echo "$name failed: see $out.log"; exit 1; }
+for change in $chosen; do
+    [ -n "${changes[$change]+known}" ] \
+        || { echo "unknown change '$change': one of ${!changes[*]}" >&2; exit 1; }
 done
-python - "$root" "$seed" <<'PY'
+# each change's flags, written first, so that the runs' folder never holds a change it lacks
+mkdir -p "results/$name"
+for change in $chosen; do printf '%s\t%s\n' "$change" "${changes[$change]}"; done | python -c '
 import json, sys
 from pathlib import Path
-from vit_small_ds.training.run_files import read_history
-root, seed = Path(sys.argv[1]), sys.argv[2]
-print("| change to `--preset fashion` | best val top-1 | test top-1 | epochs run | s in all |")
-print("|---|---:|---:|---:|---:|")
-finished = [run for run in root.glob(f"*_seed{seed}") if (run / "metrics.json").is_file()]
-for run in sorted(finished, key=lambda p: p.stat().st_mtime):  # a run stopped by hand has none
-    m = json.loads((run / "metrics.json").read_text())
-    val = max(r["val_accuracy"] for r in read_history(run / "history.csv"))
-    name = run.name.rsplit("_seed", 1)[0]
-    print(f"| {name} | {100 * val:.2f}% | {100 * m['test_accuracy']:.2f}% | {m['epochs_run']} | "
-          f"{m['fit_wall_seconds']:.0f} |")
-PY
+kept = Path(sys.argv[1])  # a later call with other changes or seeds adds to it
+flags = json.loads(kept.read_text()) if kept.exists() else {}
+flags.update(line.rstrip("\n").split("\t") for line in sys.stdin)
+kept.write_text(json.dumps(flags, indent=1) + "\n")' "results/$name/changes.json"
+for seed in $seeds; do
+    for change in $chosen; do
+        # shellcheck disable=SC2086
+        run_once vit_small_ds_train "$runs/${change}_seed$seed" --dataset fashion_mnist \
+            --preset fashion --time-budget "$minutes" --seed "$seed" ${changes[$change]}
+    done
+done
+keep_results
