@@ -1,11 +1,13 @@
 """Each idea of the performance page's "What made it fast" timed against the code without it, the two
-alternating in one process (the median of `--rounds` timings each), on TensorFlow and on JAX; one
-JSON line per idea into RESULTS/ideas.jsonl, which `training.results.ideas_table` renders.
+in turns (the median of `--rounds` timings each; oneDNN's in a process per timing), on TensorFlow
+and on JAX; one JSON line per idea into RESULTS/ideas.jsonl, which `training.results.ideas_table`
+renders.
 
-    python scripts/bench_ideas.py results/ideas_zen4    # about 10 minutes on a 2-core CPU
+    python scripts/bench_ideas.py results/ideas_zen4    # about 8 minutes on a 2-core CPU
 
 Shapes are the `cifar100` preset's (batch 256, 144 tokens of width 64, 4 heads of 64, an MLP of
-128), in bfloat16; the whole-step ideas train the `fashion` preset's SL-ViT on batches of 256.
+128), in bfloat16 (the images of `affine` in float32); the whole-step ideas train the `fashion`
+preset's SL-ViT on batches of 256.
 """
 
 import argparse
