@@ -8,7 +8,7 @@
 #   bash scripts/fashion_mnist_time_budget.sh [MINUTES] [OUTPUT_ROOT] [TRAIN FLAGS...]
 set -euo pipefail
 minutes=${1:-15}
-root=${2:-runs/fashion_mnist_${minutes}min}
+root=${2:-runs/fashion_mnist_${minutes}min_cpu}
 shift $(( $# < 2 ? $# : 2 ))
 for model in sl_vit vit; do
     for seed in 42 1; do
