@@ -4,6 +4,7 @@ functions on TensorFlow); help, argument errors and flags are checked in-process
 import csv
 import json
 import shutil
+import sys
 
 import keras
 import numpy as np
@@ -279,6 +280,20 @@ def test_a_command_starts_without_tensorflows_start_up_lines():
     assert result.stdout.startswith("usage: vit_small_ds_train") and result.stderr == "", (
         result.stderr
     )
+
+
+def test_a_command_finds_its_devices_quietly():
+    """TensorFlow looks for its devices once, when first asked (a run asks when it picks its dtype
+    policy): on a machine without a GPU its CUDA driver's error line goes where the start-up lines
+    go, nowhere."""
+    as_a_command = "import sys; sys.argv = ['vit_small_ds_train']; import vit_small_ds; "
+    devices = "import tensorflow as tf; tf.config.list_physical_devices()"
+    result = run_command(
+        [sys.executable, "-c", as_a_command + devices],
+        "tensorflow",
+        env={"TF_CPP_MIN_LOG_LEVEL": "0"},
+    )
+    assert result.stderr == "", result.stderr
 
 
 def test_every_user_error_is_one_line_and_status_2(trained_run, tmp_path, capsys):

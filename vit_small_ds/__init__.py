@@ -23,15 +23,21 @@ if "tensorflow" not in _sys.modules:
 
 # The command-line tools start quietly. TensorFlow writes its start-up lines (oneDNN, CUDA drivers,
 # CPU instructions) straight to the process's stderr as it loads, before any log level applies, so
-# the tools send that stream nowhere while Keras loads, and keep TensorFlow's INFO lines off after;
-# `--debug` shows them.
+# the tools send that stream nowhere while Keras loads and TensorFlow looks for its devices (once a
+# process: its CUDA driver's error on a machine without a GPU is one of those lines), and keep
+# TensorFlow's INFO lines off after; `--debug` shows them.
 if _os.path.basename(getattr(_sys, "argv", [""])[0]).startswith("vit_small_ds_"):
     if "--debug" not in _sys.argv and "keras" not in _sys.modules:
         _os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
         _stderr, _devnull = _os.dup(2), _os.open(_os.devnull, _os.O_WRONLY)
         _os.dup2(_devnull, 2)
         try:
-            import keras as _keras  # noqa: F401
+            import keras as _keras
+
+            if _keras.backend.backend() == "tensorflow":
+                import tensorflow as _tf
+
+                _tf.config.list_physical_devices()
         finally:
             _os.dup2(_stderr, 2)
             _os.close(_stderr)
