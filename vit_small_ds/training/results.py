@@ -41,6 +41,11 @@ def compare(results, plot: bool = True) -> str:
 RESULT_FILES = ("config.json", "metrics.json", "history.csv")  # what a published run keeps
 
 
+def _with_setups(rows: list, setups) -> str:
+    "A table's Markdown `rows`, a blank line, then a line per machine and software, sorted."
+    return "\n".join(rows + [""] + [f"Ran on {setup}." for setup in sorted(setups)])
+
+
 def seeds_table(folder) -> str:
     """The Markdown table of the runs in `folder` (`<model>_seed<seed>/` each): per model, each
     seed's test top-1, their mean and spread (the sample standard deviation), the mean of the best
@@ -76,14 +81,12 @@ def seeds_table(folder) -> str:
             )
         )
     rows += [row for _, row in sorted(by_mean, key=lambda pair: -pair[0])]
-    machines = sorted(
-        {
-            _machine(config["environment"])
-            for by_seed in runs.values()
-            for _, config in by_seed.values()
-        }
-    )
-    return "\n".join(rows + [""] + [f"Ran on {machine}." for machine in machines])
+    machines = {
+        _machine(config["environment"])
+        for by_seed in runs.values()
+        for _, config in by_seed.values()
+    }
+    return _with_setups(rows, machines)
 
 # %% ../../nbs/09j_results.ipynb #cd936e08
 def _where(environment: dict) -> str:
@@ -126,7 +129,7 @@ def search_table(folder) -> str:
         f"| {m['fit_wall_seconds']:.0f} |"
         for _, change, seed, m in sorted(runs, key=lambda run: run[:3])
     ]
-    return "\n".join(rows + [""] + [f"Ran on {machine}." for machine in sorted(machines)])
+    return _with_setups(rows, machines)
 
 # %% ../../nbs/09j_results.ipynb #b4f727a7
 def speed_table(folder) -> str:
@@ -164,8 +167,8 @@ def speed_table(folder) -> str:
             f"| {', '.join(f'{rate:,.1f}' for rate in rates)} "
             f"| {min(ratios):.2f} to {max(ratios):.2f} |"
         )
-    machines = sorted({_machine(r) for by_round in ours.values() for r in by_round.values()})
-    return "\n".join(rows + [""] + [f"Ran on {machine}." for machine in machines])
+    machines = {_machine(r) for by_round in ours.values() for r in by_round.values()}
+    return _with_setups(rows, machines)
 
 # %% ../../nbs/09j_results.ipynb #49e1dec0
 BACKENDS = ("tensorflow", "jax", "torch")  # Keras' backends, in the order tables list them
@@ -205,8 +208,8 @@ def backends_table(folder) -> str:
             for p in policies
         ]
         rows.append(f"| {backend} {version} | {' | '.join(cells)} |")
-    setups = sorted({_bench_setup(r) for by_policy in results.values() for r in by_policy.values()})
-    return "\n".join(rows + [""] + [f"Ran on {setup}." for setup in setups])
+    setups = {_bench_setup(r) for by_policy in results.values() for r in by_policy.values()}
+    return _with_setups(rows, setups)
 
 
 def _bench_setup(result: dict) -> str:
@@ -241,7 +244,7 @@ def steps_table(folder) -> str:
     setups = {
         f"{_machine(r)}; `{r['loop']}`, the median of {r['repeats']} repeats" for r in results
     }
-    return "\n".join(rows + [""] + [f"Ran on {setup}." for setup in sorted(setups)])
+    return _with_setups(rows, setups)
 
 # %% ../../nbs/09j_results.ipynb #6bd98a96
 def ideas_table(folder) -> str:
@@ -264,7 +267,7 @@ def ideas_table(folder) -> str:
         "side, in turns"
         for r in results
     }
-    return "\n".join(rows + [""] + [f"Ran on {setup}." for setup in sorted(setups)])
+    return _with_setups(rows, setups)
 
 # %% ../../nbs/09j_results.ipynb #f4d3c4e7
 def results_table(folder) -> str:
