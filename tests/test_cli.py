@@ -285,15 +285,37 @@ def test_a_command_starts_without_tensorflows_start_up_lines():
 def test_a_command_finds_its_devices_quietly():
     """TensorFlow looks for its devices once, when first asked (a run asks when it picks its dtype
     policy): on a machine without a GPU its CUDA driver's error line goes where the start-up lines
-    go, nowhere."""
+    go, nowhere, once the command has started its backend."""
     as_a_command = "import sys; sys.argv = ['vit_small_ds_train']; import vit_small_ds; "
+    started = "vit_small_ds._start_backend(); "
     devices = "import tensorflow as tf; tf.config.list_physical_devices()"
     result = run_command(
-        [sys.executable, "-c", as_a_command + devices],
+        [sys.executable, "-c", as_a_command + started + devices],
         "tensorflow",
         env={"TF_CPP_MIN_LOG_LEVEL": "0"},
     )
     assert result.stderr == "", result.stderr
+
+
+@pytest.mark.parametrize(
+    "words, output",
+    [(["--help"], "usage: vit_small_ds_train"), (["--patch-size", "5"], "error: `patch_size`")],
+)
+def test_the_train_commands_help_and_mistakes_load_no_backend(words, output):
+    """`vit_small_ds_train --help`, and a flag that the settings refuse, answer before Keras, a
+    backend or matplotlib is imported."""
+    as_the_command = (
+        f"import sys; sys.argv = ['vit_small_ds_train', *{words!r}]\n"
+        "from vit_small_ds.cli.commands import train_main\n"
+        "try:\n    train_main()\nexcept SystemExit:\n    pass\n"
+        "heavy = {'keras', 'tensorflow', 'jax', 'torch', 'matplotlib'}\n"
+        "print(sorted(heavy & set(sys.modules)))"
+    )
+    result = run_command([sys.executable, "-c", as_the_command], "tensorflow")
+    assert result.stdout.strip().endswith("[]"), result.stdout[-500:]
+    assert output in result.stdout.splitlines()[0] + result.stderr, (
+        result.stdout[:500] + result.stderr
+    )
 
 
 def test_every_user_error_is_one_line_and_status_2(trained_run, tmp_path, capsys):

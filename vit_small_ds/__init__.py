@@ -21,58 +21,84 @@ __version__ = _importlib_metadata.version("vit_small_ds")
 if "tensorflow" not in _sys.modules:
     _os.environ.setdefault("TF_ENABLE_ONEDNN_OPTS", "1")
 
-# The command-line tools start quietly. TensorFlow writes its start-up lines (oneDNN, CUDA drivers,
-# CPU instructions) straight to the process's stderr as it loads, before any log level applies, so
-# the tools send that stream nowhere while Keras loads and TensorFlow looks for its devices (once a
-# process: its CUDA driver's error on a machine without a GPU is one of those lines), and keep
-# TensorFlow's INFO lines off after; `--debug` shows them.
-if _os.path.basename(getattr(_sys, "argv", [""])[0]).startswith("vit_small_ds_"):
-    if "--debug" not in _sys.argv and "keras" not in _sys.modules:
-        _os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
-        _stderr, _devnull = _os.dup(2), _os.open(_os.devnull, _os.O_WRONLY)
-        _os.dup2(_devnull, 2)
-        try:
-            import keras as _keras
-
-            if _keras.backend.backend() == "tensorflow":
-                import tensorflow as _tf
-
-                _tf.config.list_physical_devices()
-        finally:
-            _os.dup2(_stderr, 2)
-            _os.close(_stderr)
-            _os.close(_devnull)
-
-# Importing the modules that define layers registers them with Keras.
-from vit_small_ds.layers import (
-    activations,
-    augmentation,
-    conv_tokenizer,
-    jax_affine,
-    lsa,
-    regularization,
-    spt,
-)  # noqa: F401
-from vit_small_ds.models import masked_image, shiftvit, vit  # noqa: F401
-from vit_small_ds.training import schedules  # noqa: F401
 from vit_small_ds.checks import FormerModules as _FormerModules
-from vit_small_ds.data.datasets import ImageDataset, load_dataset, select_classes, show_images
-from vit_small_ds.data.pipeline import make_pipeline
-from vit_small_ds.deploy.artifacts import artifact_runner, evaluate_artifact, export
-from vit_small_ds.deploy.inference import Predictions, evaluate, predict
-from vit_small_ds.layers.augmentation import adapt_normalization
-from vit_small_ds.models.attention_maps import attention_maps, plot_attention
-from vit_small_ds.models.registry import create_model, list_models, list_presets, list_recipes
-from vit_small_ds.models.saving import load_pretrained, save_pretrained
-from vit_small_ds.training.devices import using_dtype_policy
-from vit_small_ds.training.finetuning import backbone, features
-from vit_small_ds.training.config import TrainConfig
-from vit_small_ds.training.pretraining import Pretraining, pretrain
-from vit_small_ds.training.run import Run, train
-from vit_small_ds.training.results import compare
-from vit_small_ds.training.run_files import plot_confusion_matrix, plot_history
-from vit_small_ds.training.scoring import predict_probabilities, with_test_time_flip
-from vit_small_ds.training.spec import RunSpec
+
+# A console script (`vit_small_ds_train`, ...) imports no backend until its arguments parse, so that
+# its help and its usage errors come at once: the command then starts the backend quietly and
+# registers the layers itself (`_start_backend`).
+_COMMANDS = {
+    entry.name
+    for entry in _importlib_metadata.distribution("vit_small_ds").entry_points
+    if entry.group == "console_scripts"
+}
+_IN_A_COMMAND = _os.path.splitext(_os.path.basename(getattr(_sys, "argv", [""])[0]))[0] in _COMMANDS
+
+# Importing the modules that define layers registers them with Keras
+_LAYER_MODULES = (
+    "layers.activations",
+    "layers.augmentation",
+    "layers.conv_tokenizer",
+    "layers.jax_affine",
+    "layers.lsa",
+    "layers.regularization",
+    "layers.spt",
+    "models.cnn",
+    "models.masked_image",
+    "models.shiftvit",
+    "models.vit",
+    "training.schedules",
+)
+
+
+def _register_layers():
+    "Import every module that defines a layer, so that Keras finds each one by name when loading."
+    for module in _LAYER_MODULES:
+        _importlib.import_module(f"{__name__}.{module}")
+
+
+def _start_backend():
+    """Import Keras and register every layer. TensorFlow writes its start-up lines (oneDNN, CUDA
+    drivers, CPU instructions) straight to the process's stderr as it loads, before any log level
+    applies, and its CUDA driver's error when it first looks for its devices (once a process): in a
+    console script they go nowhere, and TensorFlow's INFO lines stay off after; `--debug` shows
+    them."""
+    if _IN_A_COMMAND and "--debug" not in _sys.argv and "keras" not in _sys.modules:
+        _os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
+        stderr, devnull = _os.dup(2), _os.open(_os.devnull, _os.O_WRONLY)
+        _os.dup2(devnull, 2)
+        try:
+            import keras
+
+            if keras.backend.backend() == "tensorflow":
+                import tensorflow
+
+                tensorflow.config.list_physical_devices()
+        finally:
+            _os.dup2(stderr, 2)
+            _os.close(stderr)
+            _os.close(devnull)
+    _register_layers()
+
+
+if not _IN_A_COMMAND:
+    _register_layers()
+    from vit_small_ds.data.datasets import ImageDataset, load_dataset, select_classes, show_images
+    from vit_small_ds.data.pipeline import make_pipeline
+    from vit_small_ds.deploy.artifacts import artifact_runner, evaluate_artifact, export
+    from vit_small_ds.deploy.inference import Predictions, evaluate, predict
+    from vit_small_ds.layers.augmentation import adapt_normalization
+    from vit_small_ds.models.attention_maps import attention_maps, plot_attention
+    from vit_small_ds.models.registry import create_model, list_models, list_presets, list_recipes
+    from vit_small_ds.models.saving import load_pretrained, save_pretrained
+    from vit_small_ds.training.devices import using_dtype_policy
+    from vit_small_ds.training.finetuning import backbone, features
+    from vit_small_ds.training.config import TrainConfig
+    from vit_small_ds.training.pretraining import Pretraining, pretrain
+    from vit_small_ds.training.run import Run, train
+    from vit_small_ds.training.results import compare
+    from vit_small_ds.training.run_files import plot_confusion_matrix, plot_history
+    from vit_small_ds.training.scoring import predict_probabilities, with_test_time_flip
+    from vit_small_ds.training.spec import RunSpec
 
 # The modules that moved into the sub-packages, by their former names for one release: each name
 # taken from one is served from where it lives now, with a FutureWarning that says where. data,
@@ -82,18 +108,18 @@ _FORMER_MODULES = {
     "augmentation": ("layers.augmentation",),
     "jax_affine": ("layers.jax_affine",),
     "label_mixing": ("data.label_mixing",),
-    "lsa": ("layers.lsa",),
+    "lsa": ("layers.lsa", "checks"),
     "regularization": ("layers.regularization",),
-    "spt": ("layers.spt",),
+    "spt": ("layers.spt", "checks"),
     "attention_maps": ("models.attention_maps",),
-    "cnn": ("models.cnn",),
+    "cnn": ("models.cnn", "models.cnn_config"),
     "keras2": ("models.keras2",),
     "saving": ("models.saving",),
-    "shiftvit": ("models.shiftvit",),
-    "vit": ("models.vit",),
+    "shiftvit": ("models.shiftvit", "models.shiftvit_config"),
+    "vit": ("models.vit", "models.vit_config"),
     "callbacks": ("training.callbacks",),
-    "devices": ("training.devices",),
-    "distillation": ("training.distillation",),
+    "devices": ("training.devices", "training.config"),
+    "distillation": ("training.distillation", "training.config"),
     "finetuning": ("training.finetuning",),
     "run": ("training.run", "training.spec"),
     "run_files": ("training.run_files", "models.saving", "training.results"),

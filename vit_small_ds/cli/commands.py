@@ -9,20 +9,16 @@ __all__ = ['train_parser', 'run_spec', 'train', 'pretrain_parser', 'pretrain', '
 
 # %% ../../nbs/11_cli.ipynb #7a28acd4
 import argparse
+import importlib
 import inspect
 import json
 import os
 import sys
 
-from ..deploy import artifacts
-from ..deploy import formats, inference
 from fastcore.docments import docments
 
-from ..training import pretraining, run
-from .benchmark import TRAINING_LOOPS, benchmark
-from ..training.callbacks import NonFiniteLossError
 from ..checks import check_positive_int
-from ..training.devices import DTYPE_POLICIES, ProcessGroupError
+from ..training.config import DTYPE_POLICIES
 from vit_small_ds.cli.flags import (
     add_setting,
     add_spec_flags,
@@ -38,6 +34,14 @@ from ..training.spec import RunSpec
 _SAVED_MODEL = (
     "a run folder, a .keras file, a save_pretrained folder, a Keras 2 SavedModel, or hf://user/name"
 )
+
+# %% ../../nbs/11_cli.ipynb #80c79130
+def _library(module: str):
+    """The library's `module` (e.g. `'training.run'`), imported when a command needs it: after its
+    arguments parse (`vit_small_ds_train`'s help and its mistakes need no backend), with the
+    backend started quietly and the layers registered (`vit_small_ds._start_backend`)."""
+    importlib.import_module("vit_small_ds")._start_backend()
+    return importlib.import_module(f"vit_small_ds.{module}")
 
 # %% ../../nbs/11_cli.ipynb #f6a7b8c0
 _TRAIN_EXAMPLES = """\
@@ -86,10 +90,11 @@ def run_spec(argv=None) -> RunSpec:
     return RunSpec.resolve(RunSpec.from_run(config) if config else None, **given)
 
 
-def train(argv=None) -> run.Run:
+def train(argv=None) -> "run.Run":
     """Run `vit_small_ds_train` with the command-line words `argv` (`run.train` of their
     `run_spec`); return the `Run`."""
-    return run.train(run_spec(argv))
+    spec = run_spec(argv)
+    return _library("training.run").train(spec)
 
 # %% ../../nbs/11_cli.ipynb #5129b4d4
 _PRETRAIN_EXAMPLES = """\
@@ -107,31 +112,25 @@ def pretrain_parser() -> argparse.ArgumentParser:
         "labels unused), keep its best epoch, and write the run folder for --init-from.",
         _PRETRAIN_EXAMPLES,
     )
-    mask_ratio = inspect.signature(pretraining.pretrain).parameters["mask_ratio"]
-    add_setting(
-        p,
-        "mask_ratio",
-        float,
-        docments(pretraining.pretrain)["mask_ratio"],
-        None,
-        mask_ratio.default,
-    )
+    pretraining = _library("training.pretraining").pretrain  # the function, whose flag this is
+    default = inspect.signature(pretraining).parameters["mask_ratio"].default
+    add_setting(p, "mask_ratio", float, docments(pretraining)["mask_ratio"], None, default)
     add_spec_flags(p)
     return p
 
 
-def pretrain(argv=None) -> pretraining.Pretraining:
+def pretrain(argv=None) -> "pretraining.Pretraining":
     """Run `vit_small_ds_pretrain` with the command-line words `argv` (`pretraining.pretrain` of
     their `RunSpec`); return the `Pretraining`."""
     given = given_arguments(pretrain_parser(), argv)
     masking = {"mask_ratio": given.pop("mask_ratio")} if "mask_ratio" in given else {}
-    return pretraining.pretrain(RunSpec.resolve(**given), **masking)
+    return _library("training.pretraining").pretrain(RunSpec.resolve(**given), **masking)
 
 # %% ../../nbs/11_cli.ipynb #0a7b0f24
 def evaluate_parser() -> argparse.ArgumentParser:
     return function_parser(
         "vit_small_ds_evaluate",
-        inference.evaluate,
+        _library("deploy.inference").evaluate,
         "Print the test metrics of a saved model as JSON.",
         "  vit_small_ds_evaluate runs/sl_vit_sample\n"
         "  vit_small_ds_evaluate my_model.keras --dataset cifar10\n"
@@ -144,9 +143,9 @@ def evaluate(argv=None) -> dict:
     """Run `vit_small_ds_evaluate` with the command-line words `argv`; return the metrics. An
     exported artifact is scored by its own runtime (`artifacts.evaluate_artifact`)."""
     given = given_arguments(evaluate_parser(), argv)
-    scorer = (
-        artifacts.evaluate_artifact if formats.is_artifact(given["source"]) else inference.evaluate
-    )
+    artifacts, inference = _library("deploy.artifacts"), _library("deploy.inference")
+    is_artifact = _library("deploy.formats").is_artifact(given["source"])
+    scorer = artifacts.evaluate_artifact if is_artifact else inference.evaluate
     result = {"model": given["source"], **scorer(**given)}
     print(json.dumps(result))
     return result
@@ -155,7 +154,7 @@ def evaluate(argv=None) -> dict:
 def predict_parser() -> argparse.ArgumentParser:
     p = function_parser(
         "vit_small_ds_predict",
-        inference.predict,
+        _library("deploy.inference").predict,
         "Print the most likely classes of each image, with their probabilities.",
         "  vit_small_ds_predict runs/sl_vit_sample boot.png shirt.jpg\n"
         "  vit_small_ds_predict runs/sl_vit_sample *.png --top 1 --json",
@@ -175,7 +174,9 @@ def predict(argv=None) -> dict:
     given = given_arguments(predict_parser(), argv)
     top, as_json, images = given.pop("top"), given.pop("json"), given.pop("images")
     check_positive_int(top=top)
-    predictions = inference.predict(images=images[0] if len(images) == 1 else images, **given)
+    predictions = _library("deploy.inference").predict(
+        images=images[0] if len(images) == 1 else images, **given
+    )
     results = dict(zip(predictions.images, predictions.top(top)))
     if as_json:
         print(json.dumps(results))
@@ -186,23 +187,27 @@ def predict(argv=None) -> dict:
 
 # %% ../../nbs/11_cli.ipynb #0d60dc5f
 def bench_parser() -> argparse.ArgumentParser:
+    benchmark = _library("cli.benchmark")
     return function_parser(
         "vit_small_ds_bench",
-        benchmark,
+        benchmark.benchmark,
         "Time training and inference of a model on random data; print the result as one JSON line.",
         "  vit_small_ds_bench --model sl_vit --preset cifar100 --batch-size 256",
-        choices=dict(model=list_models(), loop=TRAINING_LOOPS, dtype_policy=DTYPE_POLICIES),
+        choices=dict(
+            model=list_models(), loop=benchmark.TRAINING_LOOPS, dtype_policy=DTYPE_POLICIES
+        ),
     )
 
 
 def bench(argv=None) -> dict:
     "Run `vit_small_ds_bench` with the command-line words `argv`; return the measurements."
-    result = benchmark(**given_arguments(bench_parser(), argv))
+    result = _library("cli.benchmark").benchmark(**given_arguments(bench_parser(), argv))
     print(json.dumps(result))
     return result
 
 # %% ../../nbs/11_cli.ipynb #cd36925f
 def export_parser() -> argparse.ArgumentParser:
+    formats = _library("deploy.formats")
     p = command_parser(
         "vit_small_ds_export",
         "Write a saved model for serving without Keras: uint8 images in, class probabilities out, "
@@ -235,6 +240,7 @@ def export_parser() -> argparse.ArgumentParser:
 def export(argv=None) -> dict:
     "Run `vit_small_ds_export` with the command-line words `argv`; return the signature."
     a = export_parser().parse_args(argv)
+    artifacts, formats = _library("deploy.artifacts"), _library("deploy.formats")
     output = a.output or artifacts.artifact_path(a.source, a.format, a.quantize)
     signature = artifacts.export(a.source, output, a.format, quantize=a.quantize)
     print(f"Wrote {output}, and its signature {formats.signature_path(output)}")
@@ -242,7 +248,14 @@ def export(argv=None) -> dict:
 
 # %% ../../nbs/11_cli.ipynb #a2c611c8
 # a missing converter is the user's to install; a full disk or a folder it may not write, to free
-_USER_ERRORS = (ValueError, OSError, ModuleNotFoundError, NonFiniteLossError)
+_USER_ERRORS = (ValueError, OSError, ModuleNotFoundError)
+
+
+def _raised_by(error, module: str, name: str) -> bool:
+    """Whether `error` is the exception `name` of the library's `module`: never when the command
+    stopped before importing that module."""
+    imported = sys.modules.get(f"vit_small_ds.{module}")
+    return imported is not None and isinstance(error, getattr(imported, name))
 
 
 def main(command, argv=None):
@@ -250,15 +263,16 @@ def main(command, argv=None):
     argv = sys.argv[1:] if argv is None else argv
     try:
         return command(argv)
-    except _USER_ERRORS as error:
-        if "--debug" in argv:
+    except Exception as error:
+        if _raised_by(error, "training.devices", "ProcessGroupError"):  # not the user's: a line
+            print(f"error: {error}", file=sys.stderr, flush=True)
+            sys.stdout.flush()
+            os._exit(1)  # at exit, JAX would wait for the process that is gone
+        non_finite = _raised_by(error, "training.callbacks", "NonFiniteLossError")
+        if not (isinstance(error, _USER_ERRORS) or non_finite) or "--debug" in argv:
             raise
         print(f"error: {error}", file=sys.stderr)
         raise SystemExit(2) from None
-    except ProcessGroupError as error:  # the group's failure, told in a line; not the user's
-        print(f"error: {error}", file=sys.stderr, flush=True)
-        sys.stdout.flush()
-        os._exit(1)  # at exit, JAX would wait for the process that is gone
 
 
 # the console scripts: they return nothing, for `sys.exit` to exit with status 0

@@ -13,7 +13,6 @@ import os
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-import matplotlib.pyplot as plt
 import numpy as np
 
 from ..checks import check_fraction, check_positive_int, invalid_argument
@@ -277,6 +276,8 @@ def mirror_symmetric(dataset: str) -> bool:
 # %% ../../nbs/01_data.ipynb #61219434
 def show_images(images, labels, class_names, n: int = 16, ncols: int = 8, predictions=None):
     "A grid of the first `n` images titled with their class names (and predictions, when given)."
+    import matplotlib.pyplot as plt  # here: the data loads without a plotting library
+
     n = min(n, len(images))
     nrows = -(-n // ncols)
     row_height = 1.7 if predictions is None else 2.0  # two-line titles need the room

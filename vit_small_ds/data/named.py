@@ -14,7 +14,6 @@ import tarfile
 from dataclasses import dataclass
 from pathlib import Path
 
-import keras
 import numpy as np
 
 # %% ../../nbs/01a_named_datasets.ipynb #5e8df9db
@@ -159,6 +158,8 @@ def _load_named(name, data_dir, download):
     problem = "downloading was turned off"
     if download:
         try:
+            import keras  # its downloaders only: the settings and the command line load without it
+
             (x_train, y_train), (x_test, y_test) = getattr(
                 keras.datasets, spec.keras_loader
             ).load_data()

@@ -3,10 +3,11 @@ name and preset, attention maps, and saving and loading. Imports the layers and 
 
 from vit_small_ds.checks import former_module_names
 
-# Each family registers its names as it is imported, in the order `list_models` gives them
-from vit_small_ds.models import vit  # noqa: F401
-from vit_small_ds.models import shiftvit  # noqa: F401
-from vit_small_ds.models import cnn  # noqa: F401
+# Each family registers its names as its settings are imported, in the order `list_models` gives
+# them; the settings import no backend, the families' layers are imported when a model is made
+from vit_small_ds.models import vit_config  # noqa: F401
+from vit_small_ds.models import shiftvit_config  # noqa: F401
+from vit_small_ds.models import cnn_config  # noqa: F401
 
 _FAMILIES = ("vit", "shiftvit", "cnn")
 
@@ -15,5 +16,5 @@ __getattr__ = former_module_names(
     "vit_small_ds.models",
     "vit_small_ds.models.registry",
     "vit_small_ds.models.flops",
-    *(f"vit_small_ds.models.{family}" for family in _FAMILIES),
+    *(f"vit_small_ds.models.{family}{part}" for family in _FAMILIES for part in ("", "_config")),
 )

@@ -4,25 +4,17 @@
 
 # %% auto #0
 __all__ = ['MODELS', 'FASHION_TRAINING', 'PAPER_TRAINING', 'RECIPES', 'Preset', 'ModelRecipe', 'register_model', 'model_recipe',
-           'list_models', 'AugmentRecipe', 'augment_recipe', 'list_presets', 'list_recipes', 'run_settings',
+           'list_models', 'deferred', 'AugmentRecipe', 'augment_recipe', 'list_presets', 'list_recipes', 'run_settings',
            'create_model', 'build_model']
 
 # %% ../../nbs/08_models.ipynb #b9da1692
 import dataclasses
+import importlib
 import warnings
 from dataclasses import dataclass, field
 from typing import Callable
 
-import keras
-
 from ..checks import check_choice, check_rate, invalid_argument
-from vit_small_ds.layers.augmentation import (
-    flip_augmentation,
-    flip_shift_augmentation,
-    paper_augmentation,
-    random_erasing,
-    strong_augmentation,
-)
 
 # %% ../../nbs/08_models.ipynb #bb126301
 @dataclass(frozen=True)
@@ -86,6 +78,17 @@ def list_models() -> list:
     "The names of every registered model."
     return list(MODELS)
 
+# %% ../../nbs/08_models.ipynb #5fa0a4eb
+def deferred(module: str, name: str) -> Callable:
+    """The function `name` of the library's `module` (e.g. `'models.vit'`), imported when first
+    called."""
+
+    def call(*args, **kwargs):
+        return getattr(importlib.import_module(f"vit_small_ds.{module}"), name)(*args, **kwargs)
+
+    call.__name__ = call.__qualname__ = name
+    return call
+
 # %% ../../nbs/08_models.ipynb #bb126303
 # the recipe and optimizer of the `fashion` preset, the default of the ViTs and ShiftViT: the
 # 15-minute Fashion-MNIST search's winner (13_experiments)
@@ -111,8 +114,10 @@ class AugmentRecipe:
     training: dict = field(default_factory=dict)  # run settings it sets unless given
 
 
-def _sized(make):
-    "A recipe's layers made from the image size alone (and the normalization's statistics)."
+def _sized(name: str):
+    """A recipe's layers made by `layers.augmentation`'s function `name` from the image size alone
+    (and the normalization's statistics)."""
+    make = deferred("layers.augmentation", name)
     return lambda model, config, normalize_on: make(normalize_on, config.image_size)
 
 
@@ -134,11 +139,11 @@ RECIPES = {
     "standard": AugmentRecipe(
         lambda model, config, normalize_on: model.augmentation(config, normalize_on)
     ),
-    "flip": AugmentRecipe(_sized(flip_augmentation)),
-    "flip_shift": AugmentRecipe(_sized(flip_shift_augmentation)),
-    "randaugment": AugmentRecipe(_sized(strong_augmentation)),
+    "flip": AugmentRecipe(_sized("flip_augmentation")),
+    "flip_shift": AugmentRecipe(_sized("flip_shift_augmentation")),
+    "randaugment": AugmentRecipe(_sized("strong_augmentation")),
     "paper": AugmentRecipe(
-        _sized(paper_augmentation), random_erasing=0.25, training=PAPER_TRAINING
+        _sized("paper_augmentation"), random_erasing=0.25, training=PAPER_TRAINING
     ),
     # nothing to add random erasing to: a preset's erasing gives way
     "none": AugmentRecipe(
@@ -179,6 +184,11 @@ def _with_erasing(layers, erasing: float, augment: str):
     "The recipe's `layers` followed by random erasing with probability `erasing` (none when 0)."
     if not erasing:
         return layers
+    # Keras and the layers when a model is made: the catalogue above loads without them
+    import keras
+
+    from vit_small_ds.layers.augmentation import random_erasing
+
     if layers is None:
         raise invalid_argument(
             "random_erasing", erasing, f"0 with augment={augment!r}, or a recipe to add it to"
@@ -190,6 +200,8 @@ def _without_flips(layers):
     "The recipe's `layers` without their left-right flips."
     if layers is None:
         return None
+    import keras
+
     kept = [layer for layer in layers.layers if not isinstance(layer, keras.layers.RandomFlip)]
     return keras.Sequential(kept, name=layers.name)
 
@@ -206,7 +218,7 @@ def create_model(
     flip: bool = True,
     normalize_on=None,
     **overrides,
-) -> keras.Model:
+) -> "keras.Model":
     """The model `name` at `preset` (None: its default). `data` (an `ImageDataset`) gives its input
     shape, its classes and its input normalization (the training images' per-channel mean and
     variance); without it, `input_shape` and `num_classes` do (None: the preset's), and
@@ -236,7 +248,7 @@ def create_model(
     return built
 
 # %% ../../nbs/08_models.ipynb #099a125a
-def build_model(name: str, data, preset: str = None, **settings) -> keras.Model:
+def build_model(name: str, data, preset: str = None, **settings) -> "keras.Model":
     "Deprecated: `create_model(name, preset, data=data, ...)`."
     warnings.warn(
         "build_model(name, data, preset) is deprecated: use create_model(name, preset, data=data)",

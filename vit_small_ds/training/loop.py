@@ -16,7 +16,8 @@ from pathlib import Path
 
 import keras
 
-from .config import TrainConfig, checked_config, run_epochs
+from .config import TrainConfig, run_epochs
+from .run_checks import checked_config
 from .compiled_steps import resolve_steps_per_execution, use_compiled_steps
 from .callbacks import StopOnNonFiniteLoss, raise_non_finite, run_callbacks
 from ..data.datasets import ImageDataset

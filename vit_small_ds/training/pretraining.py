@@ -22,9 +22,9 @@ from vit_small_ds.models.masked_image import (
     plot_reconstructions,
     vit_families,
 )
-from .config import checked_config
 from .devices import use_compilation_cache, using_dtype_policy
 from .loop import Objective, run_experiment
+from .run_checks import checked_config
 from vit_small_ds.training.run import (
     check_own_data,
     chosen_for_data,

@@ -35,12 +35,12 @@ from .run_files import prepare_run_folder, run_folder_lock, summary
 from .spec import RunSpec, recorded_spec
 from vit_small_ds.training.config import (
     TRAINING_IMAGES,
-    checked_config,
     run_epochs,
     teacher_settings,
     verbosity,
 )
 from .loop import run_experiment
+from .run_checks import checked_config
 
 # %% ../../nbs/09e_run.ipynb #492e3a7c
 @dataclass
