@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+import vit_small_ds
+
 ROOT = Path(__file__).resolve().parents[1]
 MODULES = sorted(p for p in (ROOT / "vit_small_ds").rglob("*.py") if p.name != "_modidx.py")
 
@@ -110,3 +112,13 @@ def test_modules_stay_short():
         and (lines := len(p.read_text().splitlines())) > 300
     ]
     assert long == [], long
+
+
+def test_import_registers_every_module_that_defines_a_layer():
+    "`import vit_small_ds` imports each module that registers a layer with Keras, and no other."
+    defining = {
+        ".".join(p.relative_to(ROOT / "vit_small_ds").with_suffix("").parts)
+        for p in MODULES
+        if "@keras.saving.register_keras_serializable" in p.read_text()
+    }
+    assert set(vit_small_ds._LAYER_MODULES) == defining

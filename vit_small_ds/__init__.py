@@ -42,7 +42,6 @@ _LAYER_MODULES = (
     "layers.lsa",
     "layers.regularization",
     "layers.spt",
-    "models.cnn",
     "models.masked_image",
     "models.shiftvit",
     "models.vit",
