@@ -9,7 +9,13 @@ __all__ = ['CNN_PRESETS', 'CNN_TRAINING', 'CNNConfig']
 from dataclasses import dataclass, field
 
 from ..checks import POSITIVE_INT, POSITIVE_INTS, RATE, check_fields, invalid_argument
-from .registry import ModelRecipe, Preset, deferred, register_model
+from vit_small_ds.models.registry import (
+    ModelRecipe,
+    Preset,
+    deferred,
+    register_model,
+    sized_augmentation,
+)
 
 # %% ../../nbs/06c_cnn_config.ipynb #8d38b37e
 @dataclass
@@ -46,19 +52,12 @@ CNN_PRESETS = {
 CNN_TRAINING = dict(learning_rate=3e-3, weight_decay=5e-4)
 
 
-_CNN_AUGMENTATION = deferred("layers.augmentation", "flip_shift_augmentation")
-
-
-def _cnn_augmentation(config, normalize_on):
-    return _CNN_AUGMENTATION(normalize_on, config.image_size)
-
-
 register_model(
     "cnn",
     ModelRecipe(
         {name: Preset(config, training=CNN_TRAINING) for name, config in CNN_PRESETS.items()},
         deferred("models.cnn", "create_cnn_classifier"),
-        _cnn_augmentation,
+        sized_augmentation("flip_shift_augmentation"),
         deferred("models.flops", "cnn_forward_flops"),
     ),
 )

@@ -4,8 +4,8 @@
 
 # %% auto #0
 __all__ = ['MODELS', 'FASHION_TRAINING', 'PAPER_TRAINING', 'RECIPES', 'Preset', 'ModelRecipe', 'register_model', 'model_recipe',
-           'list_models', 'deferred', 'AugmentRecipe', 'augment_recipe', 'list_presets', 'list_recipes', 'run_settings',
-           'create_model', 'build_model']
+           'list_models', 'deferred', 'sized_augmentation', 'AugmentRecipe', 'augment_recipe', 'list_presets',
+           'list_recipes', 'run_settings', 'create_model', 'build_model']
 
 # %% ../../nbs/08_models.ipynb #b9da1692
 import dataclasses
@@ -101,6 +101,13 @@ FASHION_TRAINING = dict(
     label_smoothing=0.1,
 )
 
+# %% ../../nbs/08_models.ipynb #b7f45624
+def sized_augmentation(name: str) -> Callable:
+    """`(config, normalize_on) -> layers`: the augmentation that `layers.augmentation`'s function
+    `name` makes from the image size alone (and the normalization's statistics)."""
+    make = deferred("layers.augmentation", name)
+    return lambda config, normalize_on: make(normalize_on, config.image_size)
+
 # %% ../../nbs/08_models.ipynb #230a0ac4
 @dataclass(frozen=True)
 class AugmentRecipe:
@@ -115,10 +122,9 @@ class AugmentRecipe:
 
 
 def _sized(name: str):
-    """A recipe's layers made by `layers.augmentation`'s function `name` from the image size alone
-    (and the normalization's statistics)."""
-    make = deferred("layers.augmentation", name)
-    return lambda model, config, normalize_on: make(normalize_on, config.image_size)
+    "A recipe's layers made by `sized_augmentation(name)`, whatever the model."
+    layers = sized_augmentation(name)
+    return lambda model, config, normalize_on: layers(config, normalize_on)
 
 
 # The paper's training (aanna0701/SPT_LSA_ViT, main.py): AdamW, warm-up, label smoothing, MixUp /

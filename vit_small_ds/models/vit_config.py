@@ -26,6 +26,7 @@ from vit_small_ds.models.registry import (
     Preset,
     deferred,
     register_model,
+    sized_augmentation,
 )
 
 # %% ../../nbs/05c_vit_config.ipynb #f2114566
@@ -193,13 +194,7 @@ CCT_PRESETS = {
 FASHION_PRESET = Preset(replace(_CPU, drop_path_rate=0.1), training=FASHION_TRAINING)
 
 
-_VIT_AUGMENTATION = deferred("layers.augmentation", "vit_augmentation")
-
-
-def _vit_augmentation(config, normalize_on):
-    return _VIT_AUGMENTATION(normalize_on, config.image_size)
-
-
+_VIT_AUGMENTATION = sized_augmentation("vit_augmentation")
 _BUILD = deferred("models.vit", "create_vit_classifier")
 _FORWARD_FLOPS = deferred("models.flops", "vit_forward_flops")
 
@@ -218,7 +213,7 @@ for _name, _switches in {
                 "fashion": FASHION_PRESET,
             },
             _BUILD,
-            _vit_augmentation,
+            _VIT_AUGMENTATION,
             _FORWARD_FLOPS,
             _switches,
             default_preset="fashion",
@@ -230,7 +225,7 @@ register_model(
     ModelRecipe(
         CCT_PRESETS,
         _BUILD,
-        _vit_augmentation,
+        _VIT_AUGMENTATION,
         _FORWARD_FLOPS,
         dict(spt=False, lsa=False),
         default_preset="2_3x2",
