@@ -2,6 +2,7 @@
 functions on TensorFlow); help, argument errors and flags are checked in-process, where they cost milliseconds."""
 
 import csv
+import importlib.metadata
 import json
 import shutil
 import sys
@@ -27,6 +28,13 @@ from vit_small_ds.cli.commands import (
 from vit_small_ds.data.datasets import load_dataset
 from vit_small_ds.models.registry import list_models, list_recipes
 from vit_small_ds.training.spec import RunSpec
+
+# the console scripts, by the command's word: train, evaluate, ...
+COMMANDS = sorted(
+    entry.name.removeprefix("vit_small_ds_")
+    for entry in importlib.metadata.distribution("vit_small_ds").entry_points
+    if entry.group == "console_scripts"
+)
 
 
 def last_json(text):
@@ -298,16 +306,20 @@ def test_a_command_finds_its_devices_quietly():
 
 
 @pytest.mark.parametrize(
-    "words, output",
-    [(["--help"], "usage: vit_small_ds_train"), (["--patch-size", "5"], "error: `patch_size`")],
+    "command, words, output",
+    [
+        *[(name, ["--help"], f"usage: vit_small_ds_{name}") for name in COMMANDS],
+        ("train", ["--patch-size", "5"], "error: `patch_size`"),
+        ("bench", ["--loop", "scan"], "argument --loop: invalid choice: 'scan'"),
+    ],
 )
-def test_the_train_commands_help_and_mistakes_load_no_backend(words, output):
-    """`vit_small_ds_train --help`, and a flag that the settings refuse, answer before Keras, a
-    backend or matplotlib is imported."""
+def test_the_commands_help_and_mistakes_load_no_backend(command, words, output):
+    """Every command's `--help`, and a flag that the settings or the parser refuse, answer before
+    Keras, a backend or matplotlib is imported."""
     as_the_command = (
-        f"import sys; sys.argv = ['vit_small_ds_train', *{words!r}]\n"
-        "from vit_small_ds.cli.commands import train_main\n"
-        "try:\n    train_main()\nexcept SystemExit:\n    pass\n"
+        f"import sys; sys.argv = ['vit_small_ds_{command}', *{words!r}]\n"
+        f"from vit_small_ds.cli.commands import {command}_main\n"
+        f"try:\n    {command}_main()\nexcept SystemExit:\n    pass\n"
         "heavy = {'keras', 'tensorflow', 'jax', 'torch', 'matplotlib'}\n"
         "print(sorted(heavy & set(sys.modules)))"
     )

@@ -48,15 +48,15 @@ def benchmark(
     repeats: int = 3,  # repeats; the median is reported
     warmup: int = 3,  # untimed steps first (compilation)
     # the compute dtype: float32, mixed_bfloat16, mixed_float16, or auto (see
-    # `devices.resolve_dtype_policy`); the default is a training run's
-    dtype_policy: str = TrainConfig.dtype_policy,
+    # `devices.resolve_dtype_policy`); None: a training run's
+    dtype_policy: str = None,
     matmul_size: int = 2048,  # side of the square matmul that measures the machine's peak
     # train_on_batch: one call per step, as the keras-io example's benchmark; fit: `model.fit` over
     # `steps` batches, as training runs (its warm-up is one such epoch)
     loop: str = "train_on_batch",
     # training steps per compiled call in the `fit` loop; None: a training run's choice (32 on a GPU
     # or TPU, 1 on a CPU)
-    steps_per_execution: int = TrainConfig.steps_per_execution,
+    steps_per_execution: int = None,
     **overrides,  # settings of the preset changed, as in `create_model` (e.g. `dropout=0.0`)
 ) -> dict:
     "Training and inference images/s of `model` at `preset` on random data, with FLOP rates."
@@ -65,7 +65,7 @@ def benchmark(
         batch_size=batch_size, steps=steps, repeats=repeats, warmup=warmup, matmul_size=matmul_size
     )
     preset = preset or ("cifar100" if "cifar100" in list_presets(model) else None)
-    policy = resolve_dtype_policy(dtype_policy)
+    policy = resolve_dtype_policy(dtype_policy or TrainConfig.dtype_policy)
     with using_dtype_policy(policy):
         return _benchmark(
             model, preset, batch_size, steps_per_execution, overrides,

@@ -23,10 +23,12 @@ from vit_small_ds.cli.flags import (
     add_setting,
     add_spec_flags,
     command_parser,
+    declared,
     flag,
     function_parser,
     given_arguments,
 )
+from ..deploy.formats import EXPORT_FORMATS, QUANTIZATIONS, is_artifact, signature_path
 from ..models.registry import MODELS, RECIPES, list_models, list_presets, list_recipes
 from ..training.spec import RunSpec
 
@@ -38,8 +40,8 @@ _SAVED_MODEL = (
 # %% ../../nbs/11_cli.ipynb #80c79130
 def _library(module: str):
     """The library's `module` (e.g. `'training.run'`), imported when a command needs it: after its
-    arguments parse (`vit_small_ds_train`'s help and its mistakes need no backend), with the
-    backend started quietly and the layers registered (`vit_small_ds._start_backend`)."""
+    arguments parse (a command's help and its mistakes need no backend), with the backend started
+    quietly and the layers registered (`vit_small_ds._start_backend`)."""
     importlib.import_module("vit_small_ds")._start_backend()
     return importlib.import_module(f"vit_small_ds.{module}")
 
@@ -112,7 +114,7 @@ def pretrain_parser() -> argparse.ArgumentParser:
         "labels unused), keep its best epoch, and write the run folder for --init-from.",
         _PRETRAIN_EXAMPLES,
     )
-    pretraining = _library("training.pretraining").pretrain  # the function, whose flag this is
+    pretraining = declared("training.pretraining", "pretrain")  # the function, whose flag this is
     default = inspect.signature(pretraining).parameters["mask_ratio"].default
     add_setting(p, "mask_ratio", float, docments(pretraining)["mask_ratio"], None, default)
     add_spec_flags(p)
@@ -130,7 +132,7 @@ def pretrain(argv=None) -> "pretraining.Pretraining":
 def evaluate_parser() -> argparse.ArgumentParser:
     return function_parser(
         "vit_small_ds_evaluate",
-        _library("deploy.inference").evaluate,
+        declared("deploy.inference", "evaluate"),
         "Print the test metrics of a saved model as JSON.",
         "  vit_small_ds_evaluate runs/sl_vit_sample\n"
         "  vit_small_ds_evaluate my_model.keras --dataset cifar10\n"
@@ -144,8 +146,7 @@ def evaluate(argv=None) -> dict:
     exported artifact is scored by its own runtime (`artifacts.evaluate_artifact`)."""
     given = given_arguments(evaluate_parser(), argv)
     artifacts, inference = _library("deploy.artifacts"), _library("deploy.inference")
-    is_artifact = _library("deploy.formats").is_artifact(given["source"])
-    scorer = artifacts.evaluate_artifact if is_artifact else inference.evaluate
+    scorer = artifacts.evaluate_artifact if is_artifact(given["source"]) else inference.evaluate
     result = {"model": given["source"], **scorer(**given)}
     print(json.dumps(result))
     return result
@@ -154,7 +155,7 @@ def evaluate(argv=None) -> dict:
 def predict_parser() -> argparse.ArgumentParser:
     p = function_parser(
         "vit_small_ds_predict",
-        _library("deploy.inference").predict,
+        declared("deploy.inference", "predict"),
         "Print the most likely classes of each image, with their probabilities.",
         "  vit_small_ds_predict runs/sl_vit_sample boot.png shirt.jpg\n"
         "  vit_small_ds_predict runs/sl_vit_sample *.png --top 1 --json",
@@ -187,27 +188,25 @@ def predict(argv=None) -> dict:
 
 # %% ../../nbs/11_cli.ipynb #0d60dc5f
 def bench_parser() -> argparse.ArgumentParser:
-    benchmark = _library("cli.benchmark")
+    loops = declared("cli.benchmark", "TRAINING_LOOPS")
     return function_parser(
         "vit_small_ds_bench",
-        benchmark.benchmark,
+        declared("cli.benchmark", "benchmark"),
         "Time training and inference of a model on random data; print the result as one JSON line.",
         "  vit_small_ds_bench --model sl_vit --preset cifar100 --batch-size 256",
-        choices=dict(
-            model=list_models(), loop=benchmark.TRAINING_LOOPS, dtype_policy=DTYPE_POLICIES
-        ),
+        choices=dict(model=list_models(), loop=loops, dtype_policy=DTYPE_POLICIES),
     )
 
 
 def bench(argv=None) -> dict:
     "Run `vit_small_ds_bench` with the command-line words `argv`; return the measurements."
-    result = _library("cli.benchmark").benchmark(**given_arguments(bench_parser(), argv))
+    given = given_arguments(bench_parser(), argv)
+    result = _library("cli.benchmark").benchmark(**given)
     print(json.dumps(result))
     return result
 
 # %% ../../nbs/11_cli.ipynb #cd36925f
 def export_parser() -> argparse.ArgumentParser:
-    formats = _library("deploy.formats")
     p = command_parser(
         "vit_small_ds_export",
         "Write a saved model for serving without Keras: uint8 images in, class probabilities out, "
@@ -219,14 +218,14 @@ def export_parser() -> argparse.ArgumentParser:
     p.add_argument("source", help=_SAVED_MODEL)
     p.add_argument(
         "--format",
-        choices=list(formats.EXPORT_FORMATS),
+        choices=list(EXPORT_FORMATS),
         default="saved_model",
-        help=", ".join(record.title for record in formats.EXPORT_FORMATS.values()),
+        help=", ".join(record.title for record in EXPORT_FORMATS.values()),
     )
     p.add_argument(
         "--quantize",
-        choices=list(formats.QUANTIZATIONS),
-        help="; ".join(f"{name}: {what}" for name, what in formats.QUANTIZATIONS.items())
+        choices=list(QUANTIZATIONS),
+        help="; ".join(f"{name}: {what}" for name, what in QUANTIZATIONS.items())
         + " (default: float32)",
     )
     p.add_argument(
@@ -240,10 +239,10 @@ def export_parser() -> argparse.ArgumentParser:
 def export(argv=None) -> dict:
     "Run `vit_small_ds_export` with the command-line words `argv`; return the signature."
     a = export_parser().parse_args(argv)
-    artifacts, formats = _library("deploy.artifacts"), _library("deploy.formats")
+    artifacts = _library("deploy.artifacts")
     output = a.output or artifacts.artifact_path(a.source, a.format, a.quantize)
     signature = artifacts.export(a.source, output, a.format, quantize=a.quantize)
-    print(f"Wrote {output}, and its signature {formats.signature_path(output)}")
+    print(f"Wrote {output}, and its signature {signature_path(output)}")
     return signature
 
 # %% ../../nbs/11_cli.ipynb #a2c611c8

@@ -17,7 +17,6 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import Callable
 
-import keras
 import numpy as np
 
 from ..checks import check_choice, invalid_argument
@@ -100,7 +99,7 @@ def _quiet_converters():
             logger.setLevel(level)
 
 # %% ../../nbs/10d_export_formats.ipynb #5a1e0c03
-def _save_serving_module(deployed: keras.Model, path: Path):
+def _save_serving_module(deployed: "keras.Model", path: Path):
     """`deployed` as a SavedModel whose `serving_default` maps uint8 `images` to `probabilities`.
     Keras' own export writes every variable twice (keras-team/keras#23553); a module that tracks
     the TensorFlow variables themselves writes each once."""
@@ -180,18 +179,20 @@ def _quantize_onnx(source: Path, path: Path, quantize: str, calibration_images):
     )
 
 # %% ../../nbs/10d_export_formats.ipynb #8763a12b2bbd4a93a75aff182afb95dc
-def _write_saved_model(deployed: keras.Model, path: Path, quantize, calibration_images):
+def _write_saved_model(deployed: "keras.Model", path: Path, quantize, calibration_images):
     with _quiet_converters():
         _save_serving_module(deployed, path)
 
 
-def _keras_export(deployed: keras.Model, path: Path, format: str, **options):
+def _keras_export(deployed: "keras.Model", path: Path, format: str, **options):
+    import keras  # here, not above: the formats' names and checks need no backend
+
     spec = keras.InputSpec(shape=deployed.input_shape, dtype="uint8", name="images")
     with _quiet_converters():
         deployed.export(str(path), format=format, input_signature=[spec], verbose=False, **options)
 
 
-def _write_onnx(deployed: keras.Model, path: Path, quantize, calibration_images):
+def _write_onnx(deployed: "keras.Model", path: Path, quantize, calibration_images):
     with tempfile.TemporaryDirectory() as scratch:
         # ONNX Runtime's quantizers read the float32 file and write the int8 one
         written = Path(scratch, "float32.onnx") if quantize else path
@@ -202,7 +203,7 @@ def _write_onnx(deployed: keras.Model, path: Path, quantize, calibration_images)
                 _quantize_onnx(written, path, quantize, calibration_images)
 
 
-def _write_litert(deployed: keras.Model, path: Path, quantize, calibration_images):
+def _write_litert(deployed: "keras.Model", path: Path, quantize, calibration_images):
     import tensorflow as tf
 
     # built-in ops only: LiteRT runs it without TensorFlow's op library
