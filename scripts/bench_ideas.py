@@ -174,9 +174,11 @@ def jax_ideas(rng):
     "(idea, what is timed, without, with, the two callables) on JAX."
     import jax
     import jax.numpy as jnp
+    import keras
     from keras.src.backend.jax.image import affine_transform as keras_affine_transform
 
     from vit_small_ds.layers.jax_affine import jax_affine_transform
+    from vit_small_ds.layers.regularization import Dropout
 
     side = 72
     images = jnp.asarray(rng.normal(size=(BATCH, side, side, 3)), jnp.float32)
@@ -191,12 +193,24 @@ def jax_ideas(rng):
         for _ in range(3)
     ]
 
+    attention_weights = jnp.asarray(rng.normal(size=(BATCH, HEADS, TOKENS, TOKENS)), jnp.bfloat16)
+
     def compiled(fn, *inputs):
         run = jax.jit(fn)
         return lambda: jax.block_until_ready(run(*inputs))
 
     def gradients(attention):
         return jax.grad(lambda *t: attention(*t).astype(jnp.float32).sum(), (0, 1, 2))
+
+    def dropout_gradient(layer):
+        "The gradient of `layer` in training, its seed's state given (JAX's functional form)."
+        layer.build(attention_weights.shape)
+        state = [variable.value for variable in layer.non_trainable_variables]
+
+        def total(x):
+            return layer.stateless_call([], state, x, training=True)[0].astype(jnp.float32).sum()
+
+        return compiled(jax.grad(total), attention_weights)
 
     yield (
         "affine",
@@ -206,6 +220,16 @@ def jax_ideas(rng):
         *(
             compiled(lambda x, t, f=f: f(x, t, "bilinear", "reflect"), images, transforms)
             for f in (keras_affine_transform, jax_affine_transform)
+        ),
+    )
+    yield (
+        "dropout",
+        "dropout 0.1 of the attention weights, forward and backward",
+        "`keras.layers.Dropout` (a uniform random number per value)",
+        "ours (16 random bits per value, XLA's threefry)",
+        *(
+            dropout_gradient(layer(0.1, dtype="bfloat16"))
+            for layer in (keras.layers.Dropout, Dropout)
         ),
     )
     yield (

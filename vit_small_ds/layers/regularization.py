@@ -17,9 +17,13 @@ def random_uint16(shape, seed):
     uint16 arithmetic), from `seed`, a Keras seed tensor (`keras.random.SeedGenerator.next()`)."""
     backend = keras.backend.backend()
     if backend == "jax":
-        import jax
+        from jax import lax, numpy as jnp
 
-        return jax.random.bits(seed, tuple(shape), "uint16")
+        # XLA's own threefry, one operation: the seed is its key, and its counter starts at 0
+        state = jnp.concatenate([jnp.asarray(seed, "uint32"), jnp.zeros(2, "uint32")])
+        return lax.rng_bit_generator(
+            state, tuple(shape), "uint16", lax.RandomAlgorithm.RNG_THREE_FRY
+        )[1]
     if backend == "torch":
         import torch
 
