@@ -6,6 +6,8 @@
 __all__ = ['random_uint16', 'Dropout', 'DropPath']
 
 # %% ../../nbs/02a_regularization.ipynb #c082e2bc
+import math
+
 import keras
 from keras import layers, ops
 
@@ -14,16 +16,19 @@ from ..checks import check_rate
 # %% ../../nbs/02a_regularization.ipynb #0ecc88a3
 def random_uint16(shape, seed):
     """Uniform random integers in [0, 65536) of `shape`, as uint16 (int32 on PyTorch, which lacks
-    uint16 arithmetic), from `seed`, a Keras seed tensor (`keras.random.SeedGenerator.next()`)."""
+    uint16 arithmetic), from `seed`, a Keras seed tensor (`keras.random.SeedGenerator.next()`).
+    JAX and TensorFlow draw full-range 32-bit words, each cut into two 16-bit halves."""
     backend = keras.backend.backend()
     if backend == "jax":
         from jax import lax, numpy as jnp
 
+        count = math.prod(shape)
         # XLA's own threefry, one operation: the seed is its key, and its counter starts at 0
         state = jnp.concatenate([jnp.asarray(seed, "uint32"), jnp.zeros(2, "uint32")])
-        return lax.rng_bit_generator(
-            state, tuple(shape), "uint16", lax.RandomAlgorithm.RNG_THREE_FRY
+        words = lax.rng_bit_generator(
+            state, ((count + 1) // 2,), "uint32", lax.RandomAlgorithm.RNG_THREE_FRY
         )[1]
+        return lax.bitcast_convert_type(words, "uint16").reshape(-1)[:count].reshape(shape)
     if backend == "torch":
         import torch
 
@@ -40,7 +45,6 @@ def random_uint16(shape, seed):
         tf.cast(seed, tf.int64),
         minval=None,
         maxval=None,
-        # full-range integers: each gives two 16-bit halves
         dtype=tf.uint32,
     )
     return tf.reshape(tf.reshape(tf.bitcast(words, tf.uint16), [-1])[:count], shape)
