@@ -200,7 +200,7 @@ def bench_parser() -> argparse.ArgumentParser:
 
 def bench(argv=None) -> dict:
     "Run `vit_small_ds_bench` with the command-line words `argv`; return the measurements."
-    given = given_arguments(bench_parser(), argv)
+    given = given_arguments(bench_parser(), argv)  # first: its help needs no backend
     result = _library("cli.benchmark").benchmark(**given)
     print(json.dumps(result))
     return result
