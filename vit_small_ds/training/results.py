@@ -182,7 +182,7 @@ def read_json_lines(path) -> list:
 def backends_table(folder) -> str:
     """The Markdown table of the speeds in `folder` (`<backend>_<dtype policy>.json`, a line per
     round): per backend, the median training and inference images/s in each dtype policy and the
-    median share of TensorFlow's training speed; then the machine, software and timing, a line each."""
+    median share of TensorFlow's training speed; then the machine, software and timing."""
     rounds = {}  # backend -> {dtype policy: [result of each round]}
     for file in sorted(Path(folder).glob("*_*.json")):
         backend, policy = file.stem.split("_", 1)
