@@ -125,11 +125,12 @@ def declared(module: str, name: str):
     for node in ast.parse(source).body:
         if isinstance(node, ast.FunctionDef) and node.name == name:
             return _declared_function(node, source.splitlines(keepends=True), path)
-        if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == [
-            name
-        ]:
+        assigned = [getattr(target, "id", None) for target in getattr(node, "targets", ())]
+        if isinstance(node, ast.Assign) and assigned == [name]:
             return _literal(node.value, f"{module}.{name}")
-    raise ValueError(f"`{name}` is not declared at the top level of vit_small_ds.{module} ({path})")
+    raise ValueError(
+        f"`{name}` is no function or constant at the top level of vit_small_ds.{module} ({path})"
+    )
 
 
 def _literal(node: ast.expr, where: str):
@@ -146,9 +147,8 @@ def _declared_function(node: ast.FunctionDef, lines: list, path: str):
     for default in arguments.defaults + [d for d in arguments.kw_defaults if d is not None]:
         _literal(default, f"{node.name}'s signature")
     docstring = ast.get_docstring(node) is not None
-    header = lines[
-        node.lineno - 1 : node.body[0].end_lineno if docstring else node.body[0].lineno - 1
-    ]
+    end = node.body[0].end_lineno if docstring else node.body[0].lineno - 1
+    header = lines[node.lineno - 1 : end]
     # blank lines first: the stub starts at the line of the real `def`, so that `inspect.getsource`
     # (what `docments` reads the comments from) finds the real one
     stub = "\n" * (node.lineno - 1) + "".join(header) + "    pass\n"
