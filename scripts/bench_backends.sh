@@ -14,6 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 name=${1:?usage: bash scripts/bench_backends.sh NAME [ROUNDS]}
 rounds=${2:-3}
+[[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "ROUNDS must be a positive whole number, not '$rounds'" >&2; exit 2; }
 out=results/backends_$name
 rm -rf "$out.part" && mkdir -p "$out.part"  # a table of one session only, in place once whole
 backends=(tensorflow jax torch)

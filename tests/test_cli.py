@@ -2,18 +2,24 @@
 functions on TensorFlow); help, argument errors and flags are checked in-process, where they cost milliseconds."""
 
 import csv
+import importlib
 import importlib.metadata
+import inspect
 import json
+import re
 import shutil
 import sys
+from pathlib import Path
 
 import keras
 import numpy as np
 import pytest
 from conftest import TRAIN_FLAGS
+from fastcore.docments import docments
 from PIL import Image
 from processes import run_command
 
+from vit_small_ds.cli import commands
 from vit_small_ds.cli.commands import (
     bench,
     bench_parser,
@@ -25,6 +31,7 @@ from vit_small_ds.cli.commands import (
     train,
     train_parser,
 )
+from vit_small_ds.cli.flags import declared
 from vit_small_ds.data.datasets import load_dataset
 from vit_small_ds.models.registry import list_models, list_recipes
 from vit_small_ds.training.spec import RunSpec
@@ -328,6 +335,26 @@ def test_the_commands_help_and_mistakes_load_no_backend(command, words, output):
     assert output in result.stdout.splitlines()[0] + result.stderr, (
         result.stdout[:500] + result.stderr
     )
+
+
+def test_each_declaration_a_parser_reads_is_the_imported_ones():
+    """Every `declared(module, name)` of the commands gives what importing the module gives: the
+    parameters (annotations of the flag types), their comments and the docstring, or the value."""
+    source = Path(commands.__file__).read_text()
+    for module, name in re.findall(r'declared\("([\w.]+)", "(\w+)"\)', source):
+        imported = getattr(importlib.import_module(f"vit_small_ds.{module}"), name)
+        if not callable(imported):
+            assert declared(module, name) == imported, (module, name)
+            continue
+        flag_types = (str, int, float, bool, tuple)
+        expected = [
+            p.replace(annotation=p.annotation if p.annotation in flag_types else p.empty)
+            for p in inspect.signature(imported).parameters.values()
+        ]
+        function = declared(module, name)
+        assert list(inspect.signature(function).parameters.values()) == expected, (module, name)
+        assert docments(function) == docments(imported), (module, name)
+        assert function.__doc__ == imported.__doc__, (module, name)
 
 
 def test_every_user_error_is_one_line_and_status_2(trained_run, tmp_path, capsys):

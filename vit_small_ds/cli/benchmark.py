@@ -48,7 +48,7 @@ def benchmark(
     repeats: int = 3,  # repeats; the median is reported
     warmup: int = 3,  # untimed steps first (compilation)
     # the compute dtype: float32, mixed_bfloat16, mixed_float16, or auto (see
-    # `devices.resolve_dtype_policy`); None: a training run's
+    # `devices.resolve_dtype_policy`); None: a training run's (`TrainConfig.dtype_policy`)
     dtype_policy: str = None,
     matmul_size: int = 2048,  # side of the square matmul that measures the machine's peak
     # train_on_batch: one call per step, as the keras-io example's benchmark; fit: `model.fit` over

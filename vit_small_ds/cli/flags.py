@@ -10,7 +10,7 @@ __all__ = ['UsageError', 'command_parser', 'given_arguments', 'flag', 'add_setti
 import __future__
 import argparse
 import ast
-import builtins
+import copy
 import importlib.util
 import inspect
 from dataclasses import fields
@@ -113,24 +113,25 @@ def function_parser(
 # %% ../../nbs/11a_flags.ipynb #046aaeeb
 # annotations stay text: the names they use are the module's imports, not imported here
 _TEXT_ANNOTATIONS = __future__.annotations.compiler_flag
+_FLAG_TYPES = {kind.__name__: kind for kind in (str, int, float, bool, tuple)}  # `add_setting`'s
 
 
 def declared(module: str, name: str):
     """The function or literal constant `name` of the library's `module` (e.g.
     `'deploy.inference'`), read from its source without importing the module: a function keeps its
     parameters, literal defaults and comments (`docments` reads them from the source), annotations
-    of builtin types (any other reads as none) and its docstring; its body does nothing."""
+    of the types a flag can have (any other reads as none) and its docstring; calling it raises."""
     path = importlib.util.find_spec(f"vit_small_ds.{module}").origin
-    source = Path(path).read_text()
-    for node in ast.parse(source).body:
-        if isinstance(node, ast.FunctionDef) and node.name == name:
-            return _declared_function(node, source.splitlines(keepends=True), path)
+    found = None  # the last definition wins, as in the imported module
+    for node in ast.parse(importlib.util.decode_source(Path(path).read_bytes())).body:
         assigned = [getattr(target, "id", None) for target in getattr(node, "targets", ())]
-        if isinstance(node, ast.Assign) and assigned == [name]:
-            return _literal(node.value, f"{module}.{name}")
-    raise ValueError(
-        f"`{name}` is no function or constant at the top level of vit_small_ds.{module} ({path})"
-    )
+        if (isinstance(node, ast.FunctionDef) and node.name == name) or assigned == [name]:
+            found = node
+    if isinstance(found, ast.FunctionDef):
+        return _declared_function(found, path)
+    if found is None:
+        raise LookupError(f"`{name}` is no function or constant at the top level of {path}")
+    return _literal(found.value, f"{module}.{name}")
 
 
 def _literal(node: ast.expr, where: str):
@@ -138,26 +139,29 @@ def _literal(node: ast.expr, where: str):
     try:
         return ast.literal_eval(node)
     except ValueError:
-        raise ValueError(f"{where} declares {ast.unparse(node)}, not a literal") from None
+        raise TypeError(f"{where} declares {ast.unparse(node)}, not a literal") from None
 
 
-def _declared_function(node: ast.FunctionDef, lines: list, path: str):
-    "The function that `node` of the source `lines` of file `path` declares, with an empty body."
-    arguments = node.args
-    for default in arguments.defaults + [d for d in arguments.kw_defaults if d is not None]:
-        _literal(default, f"{node.name}'s signature")
-    docstring = ast.get_docstring(node) is not None
-    end = node.body[0].end_lineno if docstring else node.body[0].lineno - 1
-    header = lines[node.lineno - 1 : end]
-    # blank lines first: the stub starts at the line of the real `def`, so that `inspect.getsource`
-    # (what `docments` reads the comments from) finds the real one
-    stub = "\n" * (node.lineno - 1) + "".join(header) + "    pass\n"
+def _declared_function(node: ast.FunctionDef, path: str):
+    """The function that `node` of the source file `path` declares, with a body that raises,
+    compiled at its line numbers: `inspect.getsource`, where `docments` reads the comments, finds
+    the real one."""
+    if node.decorator_list:  # a decorator may change the signature: only importing would tell
+        raise TypeError(
+            f"{node.name} in {path} is decorated: its declaration may not be its signature"
+        )
+    stub = copy.copy(node)
+    docstring = node.body[:1] if ast.get_docstring(node) is not None else []
+    not_here = ast.parse(f"raise NotImplementedError('{node.name} is declared here, not imported')")
+    stub.body = docstring + [ast.copy_location(not_here.body[0], node.body[-1])]
     namespace = {}
-    exec(compile(stub, path, "exec", flags=_TEXT_ANNOTATIONS, dont_inherit=True), namespace)
+    module = ast.Module(body=[stub], type_ignores=[])
+    exec(compile(module, path, "exec", flags=_TEXT_ANNOTATIONS, dont_inherit=True), namespace)
     function = namespace[node.name]
     function.__annotations__ = {
-        parameter: getattr(builtins, text, inspect.Parameter.empty)
+        parameter: _FLAG_TYPES[text]
         for parameter, text in function.__annotations__.items()
+        if text in _FLAG_TYPES
     }
     return function
 

@@ -15,11 +15,14 @@ import warnings
 from dataclasses import dataclass
 from importlib.util import find_spec
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 import numpy as np
 
 from ..checks import check_choice, invalid_argument
+
+if TYPE_CHECKING:  # the exporting functions import it: the formats' names need no backend
+    import keras
 
 # %% ../../nbs/10d_export_formats.ipynb #459cf151
 SERVING_SIGNATURE = "serving_default"  # the signature a SavedModel and a LiteRT file serve by

@@ -23,7 +23,8 @@ def random_uint16(shape, seed):
         from jax import lax, numpy as jnp
 
         count = math.prod(shape)
-        # XLA's own threefry, one operation: the seed is its key, and its counter starts at 0
+        # XLA's own threefry, one operation: the seed is its key, and its counter starts at 0. It
+        # spends a 32-bit word on a 16-bit value asked for, so the words are asked for and cut.
         state = jnp.concatenate([jnp.asarray(seed, "uint32"), jnp.zeros(2, "uint32")])
         words = lax.rng_bit_generator(
             state, ((count + 1) // 2,), "uint32", lax.RandomAlgorithm.RNG_THREE_FRY

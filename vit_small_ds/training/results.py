@@ -212,10 +212,10 @@ def backends_table(folder) -> str:
             cells.append(f"{np.median(shares):.2f}" if shares else "")
         rows.append(f"| {backend} {version} | {' | '.join(cells)} |")
     setups = {
-        _bench_setup(r, len(results))
+        _bench_setup(r, len(per_round))
         for by_policy in rounds.values()
-        for results in by_policy.values()
-        for r in results
+        for per_round in by_policy.values()
+        for r in per_round
     }
     return _with_setups(rows, setups)
 
@@ -227,7 +227,7 @@ def _bench_setup(result: dict, rounds: int) -> str:
         f"{result['vit_small_ds_version']}; {result['model']} at its `{result['preset']}` preset, "
         f"batch {result['batch_size']}, `{result['loop']}` over {result['steps']} steps, the "
         f"median of {result['repeats']} repeats"
-        + (f"; the median of {rounds} rounds" * (rounds > 1))
+        + (f"; the median of {rounds} rounds" if rounds > 1 else "")
     )
 
 # %% ../../nbs/09j_results.ipynb #acae54e37e7d407bbb7b55eff062a284
