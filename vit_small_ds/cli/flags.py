@@ -111,16 +111,9 @@ def function_parser(
     return parser
 
 # %% ../../nbs/11a_flags.ipynb #046aaeeb
-# annotations stay text: the names they use are the module's imports, not imported here
-_TEXT_ANNOTATIONS = __future__.annotations.compiler_flag
-_FLAG_TYPES = {kind.__name__: kind for kind in (str, int, float, bool, tuple)}  # `add_setting`'s
-
-
 def declared(module: str, name: str):
-    """The function or literal constant `name` of the library's `module` (e.g.
-    `'deploy.inference'`), read from its source without importing the module: a function keeps its
-    parameters, literal defaults and comments (`docments` reads them from the source), annotations
-    of the types a flag can have (any other reads as none) and its docstring; calling it raises."""
+    """`name` from the source of the library's `module` (e.g. `'deploy.inference'`), not imported:
+    a function whose call raises, or a literal constant."""
     path = importlib.util.find_spec(f"vit_small_ds.{module}").origin
     found = None  # the last definition wins, as in the imported module
     for node in ast.parse(importlib.util.decode_source(Path(path).read_bytes())).body:
@@ -130,7 +123,9 @@ def declared(module: str, name: str):
     if isinstance(found, ast.FunctionDef):
         return _declared_function(found, path)
     if found is None:
-        raise LookupError(f"`{name}` is no function or constant at the top level of {path}")
+        raise LookupError(
+            f"`{name}` is no function or constant at the top level of vit_small_ds.{module}"
+        )
     return _literal(found.value, f"{module}.{name}")
 
 
@@ -140,6 +135,11 @@ def _literal(node: ast.expr, where: str):
         return ast.literal_eval(node)
     except ValueError:
         raise TypeError(f"{where} declares {ast.unparse(node)}, not a literal") from None
+
+# %% ../../nbs/11a_flags.ipynb #4f32fde9
+# annotations stay text: the names they use are the module's imports, not imported here
+_TEXT_ANNOTATIONS = __future__.annotations.compiler_flag
+_FLAG_TYPES = {kind.__name__: kind for kind in (str, int, float, bool, tuple)}  # `add_setting`'s
 
 
 def _declared_function(node: ast.FunctionDef, path: str):
