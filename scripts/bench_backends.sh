@@ -8,13 +8,14 @@
 # writes results/backends_NAME/<backend>_<dtype policy>.json (TensorFlow, JAX and PyTorch, float32
 # and bfloat16; a line per round), then prints the table that the performance page (12_bench) shows,
 # with the marker line above it. Run it on a quiet machine, in the environment of the README's first
-# command with PyTorch's CPU build added (pip install "torch==2.13.0+cpu"). About 6 minutes a round
+# command with PyTorch's CPU build added (pip install "torch==2.13.0+cpu"). About 5 minutes a round
 # on a 2-core CPU.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 name=${1:?usage: bash scripts/bench_backends.sh NAME [ROUNDS]}
 rounds=${2:-3}
-[[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "ROUNDS must be a positive whole number, not '$rounds'" >&2; exit 2; }
+[[ $rounds =~ ^[1-9][0-9]*$ ]] \
+    || { echo "ROUNDS must be a positive whole number, not '$rounds'" >&2; exit 2; }
 out=results/backends_$name
 rm -rf "$out.part" && mkdir -p "$out.part"  # a table of one session only, in place once whole
 backends=(tensorflow jax torch)
