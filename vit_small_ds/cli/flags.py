@@ -152,8 +152,8 @@ def _declared_function(node: ast.FunctionDef, path: str):
         )
     stub = copy.copy(node)
     docstring = node.body[:1] if ast.get_docstring(node) is not None else []
-    not_here = ast.parse(f"raise NotImplementedError('{node.name} is declared here, not imported')")
-    stub.body = docstring + [ast.copy_location(not_here.body[0], node.body[-1])]
+    not_here = ast.parse(f"raise NotImplementedError('{node.name} is declared, not imported')")
+    stub.body = docstring + [ast.increment_lineno(not_here.body[0], node.body[-1].lineno - 1)]
     namespace = {}
     module = ast.Module(body=[stub], type_ignores=[])
     exec(compile(module, path, "exec", flags=_TEXT_ANNOTATIONS, dont_inherit=True), namespace)
