@@ -4,7 +4,7 @@
 # (Debian: apt-get install dataset-fashion-mnist) or a network for keras.datasets. Run it again after
 # an interruption: finished runs are kept, an interrupted one resumes. Flags after the first two
 # arguments go to every run and win over the `cpu` preset, e.g. --preset fashion (the recipe of the search in
-# 13_experiments).
+# 13a_recipe_search).
 #   bash scripts/fashion_mnist_time_budget.sh [MINUTES] [OUTPUT_ROOT] [TRAIN FLAGS...]
 set -euo pipefail
 minutes=${1:-15}

@@ -13,6 +13,8 @@ import dataclasses
 import functools
 import importlib.abc
 import importlib.util
+import pkgutil
+import sys
 import warnings
 
 import numpy as np
@@ -161,6 +163,12 @@ def _home(name: str, modules: tuple):
     return (defining or having or [None])[0]
 
 
+def _is_submodule(package: str, name: str) -> bool:
+    "Whether `name` is a submodule of the imported `package` (never, for a plain module)."
+    path = getattr(sys.modules.get(package), "__path__", None)
+    return path is not None and any(info.name == name for info in pkgutil.iter_modules(path))
+
+
 def former_module_names(
     former: str,  # the former module's name
     *modules: str,  # the modules its names are in now
@@ -168,7 +176,9 @@ def former_module_names(
     "A module `__getattr__` serving the `former` module's names from the `modules` they moved to."
 
     def __getattr__(name):
-        home = None if name.startswith("__") else _home(name, modules)
+        # a submodule not imported yet: no attribute, so that Python imports it without `modules`
+        skip = name.startswith("__") or _is_submodule(former, name)
+        home = None if skip else _home(name, modules)
         if home is None:
             raise AttributeError(f"module {former!r} has no attribute {name!r}")
         warnings.warn(

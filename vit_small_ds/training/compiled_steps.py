@@ -18,7 +18,7 @@ from ..checks import invalid_argument
 ACCELERATOR_STEPS = 32
 
 
-def accelerator() -> str:
+def accelerator() -> str | None:
     "The GPU or TPU this backend computes on, as its maker names it ('NVIDIA H200'); None: a CPU."
     backend = keras.backend.backend()
     if backend == "jax":

@@ -79,7 +79,8 @@ def finish_pretraining(model, data, config, test, folder, best_weights, fit_seco
     return history, metrics
 
 
-# SimMIM: the hidden patches' pixels, kept at the lowest validation loss
+# SimMIM's way with MAE's target: the hidden patches' normalized pixels, kept at the lowest
+# validation loss
 MASKED_IMAGE_MODELING = Objective(lambda model, config: {}, "val_loss", finish_pretraining)
 
 # %% ../../nbs/10e_pretraining.ipynb #335a8b34
@@ -156,10 +157,10 @@ def pretrain(
     callbacks=(),  # more Keras callbacks for `fit`
     **settings,  # without `spec`: the run `RunSpec.resolve(**settings)`
 ) -> Pretraining:
-    """Pretrain the encoder of `spec`'s model by masked-image modeling (SimMIM) on every image of
-    the training split, labels unused; keep the best epoch's encoder in the run folder
-    (`runs/<model>_<dataset>_pretrained` unless `spec` names one), for `train(init_from=...)`.
-    What the command line `vit_small_ds_pretrain` runs."""
+    """Pretrain the encoder of `spec`'s model by masked-image modeling (`MaskedImageModel`) on
+    every image of the training split, labels unused; keep the best epoch's encoder in the run
+    folder (`runs/<model>_<dataset>_pretrained` unless `spec` names one), for
+    `train(init_from=...)`. What the command line `vit_small_ds_pretrain` runs."""
     if spec is None:
         spec = RunSpec.resolve(**settings)
     elif settings:
