@@ -31,7 +31,7 @@ from vit_small_ds.cli.commands import (
     train,
     train_parser,
 )
-from vit_small_ds.cli.flags import declared
+from vit_small_ds.cli.flags import _FLAG_TYPES, declared
 from vit_small_ds.data.datasets import load_dataset
 from vit_small_ds.models.registry import list_models, list_recipes
 from vit_small_ds.training.spec import RunSpec
@@ -346,9 +346,8 @@ def test_each_declaration_a_parser_reads_is_the_imported_ones():
         if not callable(imported):
             assert declared(module, name) == imported, (module, name)
             continue
-        flag_types = (str, int, float, bool, tuple)
         expected = [
-            p.replace(annotation=p.annotation if p.annotation in flag_types else p.empty)
+            p.replace(annotation=p.annotation if p.annotation in _FLAG_TYPES.values() else p.empty)
             for p in inspect.signature(imported).parameters.values()
         ]
         function = declared(module, name)

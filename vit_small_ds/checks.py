@@ -163,10 +163,11 @@ def _home(name: str, modules: tuple):
     return (defining or having or [None])[0]
 
 
-def _is_submodule(package: str, name: str) -> bool:
-    "Whether `name` is a submodule of the imported `package` (never, for a plain module)."
-    path = getattr(sys.modules.get(package), "__path__", None)
-    return path is not None and any(info.name == name for info in pkgutil.iter_modules(path))
+@functools.cache  # a package's submodules are its files: listed once
+def _submodule_names(package: str) -> frozenset:
+    "The names of the submodules of the imported `package` (none, for a plain module)."
+    path = getattr(sys.modules[package], "__path__", None)
+    return frozenset(info.name for info in pkgutil.iter_modules(path or []))
 
 
 def former_module_names(
@@ -177,7 +178,7 @@ def former_module_names(
 
     def __getattr__(name):
         # a submodule not imported yet: no attribute, so that Python imports it without `modules`
-        skip = name.startswith("__") or _is_submodule(former, name)
+        skip = name.startswith("__") or name in _submodule_names(former)
         home = None if skip else _home(name, modules)
         if home is None:
             raise AttributeError(f"module {former!r} has no attribute {name!r}")
