@@ -450,7 +450,7 @@ def test_init_from_a_run_replaces_the_head_and_freeze_backbone_trains_only_logit
             "0",
         ]
     )
-    assert "afresh: logits/kernel, logits/bias; only logits trains" in capsys.readouterr().out
+    assert "afresh: logits/kernel, logits/bias; all frozen but logits" in capsys.readouterr().out
     config = json.loads((out / "config.json").read_text())
     assert (config["init_from"], config["freeze_backbone"]) == (str(source), True)
     before, after = (

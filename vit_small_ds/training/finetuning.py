@@ -100,23 +100,28 @@ def transfer_weights(source: keras.Model, target: keras.Model) -> dict:
     return plan
 
 
-def freeze_backbone(model: keras.Model) -> keras.Model:
-    "Make only the `logits` layer trainable (linear probing); compile after this."
+def freeze_backbone(model: keras.Model, fresh=()) -> keras.Model:
+    """Make only `logits` and the layers of the `fresh` weights (paths, as `transfer_weights` plans
+    them) trainable: linear probing, or training a new head on a frozen encoder; compile after."""
+    # a layer that starts afresh learns: frozen, it would stay random
+    training = {"logits"} | {path.rsplit("/", 1)[0] for path in fresh}
     for layer in model.layers:
-        layer.trainable = layer.name == "logits"
+        layer.trainable = layer.name in training
     return model
 
 # %% ../../nbs/10b_finetuning.ipynb #f1b0c002
 def start_from(model: keras.Model, source, freeze: bool = False) -> dict:
     """Copy the weights of `source` (what `saving.load_pretrained` reads) into `model`, freeze its
-    backbone if `freeze`, print what was copied; returns `transfer_weights`' plan."""
+    backbone if `freeze` (`freeze_backbone`), print what was copied; returns `transfer_weights`'
+    plan."""
     plan = transfer_weights(load_pretrained(source)[0], model)
     fresh = ", ".join(plan["fresh"]) or "none"
+    if freeze:
+        freeze_backbone(model, plan["fresh"])
+        training = ", ".join(layer.name for layer in model.layers if layer.trainable)
     print(
         f"Started from {source}: {len(plan['copied'])} weights copied, "
         f"{len(plan['resampled'])} resampled, afresh: {fresh}"
-        + ("; only logits trains" if freeze else "")
+        + (f"; all frozen but {training}" if freeze else "")
     )
-    if freeze:
-        freeze_backbone(model)
     return plan

@@ -48,7 +48,7 @@ def _with_setups(rows: list, setups) -> str:
 
 def seeds_table(folder) -> str:
     """The Markdown table of the runs in `folder` (`<model>_seed<seed>/` each): per model, each
-    seed's test top-1, their mean and spread (the sample standard deviation), the mean of the best
+    seed's test top-1, their mean and spread (the sample standard deviation; a dash for one seed), the mean of the best
     validation top-1, epochs run and seconds in all; best mean first; then the machines and
     software the runs ran on, one line each."""
     runs = {}
@@ -72,11 +72,12 @@ def seeds_table(folder) -> str:
             for key in ("test_accuracy", "best_val_accuracy", "epochs_run", "fit_wall_seconds")
         )
         preset = by_seed[min(by_seed)][1]["preset"]
+        spread = f"{100 * test.std(ddof=1):.2f}" if len(test) > 1 else "–"  # one seed: none
         by_mean.append(
             (
                 test.mean(),
                 f"| {model} | {preset} | {', '.join(f'{t:.2%}' for t in test)} "
-                f"| {test.mean():.2%} | {100 * test.std(ddof=1):.2f} | {val.mean():.2%} "
+                f"| {test.mean():.2%} | {spread} | {val.mean():.2%} "
                 f"| {epochs.mean():.1f} | {seconds.mean():.0f} |",
             )
         )
