@@ -1,7 +1,7 @@
 # Sourced first by the scripts that make a results table (three_seeds.sh, distillation_seeds.sh,
-# few_labels_pretraining.sh, fashion_mnist_search.sh), whose first word names the table: takes
-# NAME off the words, makes the runs' folder runs/NAME ($runs), and brings the two steps every such
-# script takes.
+# few_labels_pretraining.sh, pretraining_length.sh, fashion_mnist_search.sh), whose first word
+# names the table: takes NAME off the words, makes the runs' folder runs/NAME ($runs), and brings
+# the two steps every such script takes.
 name=${1:?the name of the table, then the words for the script}
 shift
 runs="runs/$name"

@@ -101,12 +101,12 @@ def transfer_weights(source: keras.Model, target: keras.Model) -> dict:
 
 
 def freeze_backbone(model: keras.Model, fresh=()) -> keras.Model:
-    """Make only `logits` and the layers of the `fresh` weights (paths, as `transfer_weights` plans
-    them) trainable: linear probing, or training a new head on a frozen encoder; compile after."""
-    # a layer that starts afresh learns: frozen, it would stay random
-    training = {"logits"} | {path.rsplit("/", 1)[0] for path in fresh}
+    """Make only `logits` and the layers holding a `fresh` weight (paths, as `transfer_weights`
+    plans them) trainable: linear probing, or a new head on a frozen encoder; compile after."""
+    fresh = set(fresh)
     for layer in model.layers:
-        layer.trainable = layer.name in training
+        # a layer that starts afresh learns: frozen, it would stay random
+        layer.trainable = layer.name == "logits" or any(w.path in fresh for w in layer.weights)
     return model
 
 # %% ../../nbs/10b_finetuning.ipynb #f1b0c002
@@ -118,10 +118,10 @@ def start_from(model: keras.Model, source, freeze: bool = False) -> dict:
     fresh = ", ".join(plan["fresh"]) or "none"
     if freeze:
         freeze_backbone(model, plan["fresh"])
-        training = ", ".join(layer.name for layer in model.layers if layer.trainable)
+        trainable = ", ".join(layer.name for layer in model.layers if layer.trainable)
     print(
         f"Started from {source}: {len(plan['copied'])} weights copied, "
         f"{len(plan['resampled'])} resampled, afresh: {fresh}"
-        + (f"; all frozen but {training}" if freeze else "")
+        + (f"; all frozen but {trainable}" if freeze else "")
     )
     return plan

@@ -48,9 +48,9 @@ def _with_setups(rows: list, setups) -> str:
 
 def seeds_table(folder) -> str:
     """The Markdown table of the runs in `folder` (`<model>_seed<seed>/` each): per model, each
-    seed's test top-1, their mean and spread (the sample standard deviation; a dash for one seed), the mean of the best
-    validation top-1, epochs run and seconds in all; best mean first; then the machines and
-    software the runs ran on, one line each."""
+    seed's test top-1, their mean and spread (the sample standard deviation; a dash for one seed),
+    the mean of the best validation top-1, epochs run and seconds in all; best mean first; then the
+    machines and software the runs ran on, one line each."""
     runs = {}
     for run in sorted(Path(folder).glob("*_seed*/metrics.json")):
         model, seed = run.parent.name.rsplit("_seed", 1)
@@ -72,7 +72,7 @@ def seeds_table(folder) -> str:
             for key in ("test_accuracy", "best_val_accuracy", "epochs_run", "fit_wall_seconds")
         )
         preset = by_seed[min(by_seed)][1]["preset"]
-        spread = f"{100 * test.std(ddof=1):.2f}" if len(test) > 1 else "–"  # one seed: none
+        spread = f"{100 * test.std(ddof=1):.2f}" if len(test) > 1 else "–"
         by_mean.append(
             (
                 test.mean(),

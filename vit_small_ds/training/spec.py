@@ -109,7 +109,7 @@ class RunSpec(_RunSpecMethods):
     # start from a saved model's weights: a run folder, a .keras file, a save_pretrained folder, a
     # Keras 2 SavedModel, or hf://user/name (build it with its preset)
     init_from: str = None
-    freeze_backbone: bool = False  # train only the logits layer (linear probing)
+    freeze_backbone: bool = False  # train only logits and the layers that start afresh (probing)
     # train data-parallel on every local device (GPUs, else CPUs)
     distribute: bool = field(default=False, metadata=TEACHER_SHARES)
     # a group of processes on JAX, one per machine, where the cluster's environment does not say:
