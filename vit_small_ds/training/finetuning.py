@@ -99,7 +99,7 @@ def transfer_weights(source: keras.Model, target: keras.Model) -> dict:
     refresh_normalization(target)
     return plan
 
-
+# %% ../../nbs/10b_finetuning.ipynb #7fb27b941602401d91542211134fc71a
 def freeze_backbone(model: keras.Model, fresh=()) -> keras.Model:
     """Make only `logits` and the layers holding a `fresh` weight (paths, as `transfer_weights`
     plans them) trainable: linear probing, or a new head on a frozen encoder; compile after."""

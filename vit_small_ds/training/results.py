@@ -82,12 +82,8 @@ def seeds_table(folder) -> str:
             )
         )
     rows += [row for _, row in sorted(by_mean, key=lambda pair: -pair[0])]
-    machines = {
-        _machine(config["environment"])
-        for by_seed in runs.values()
-        for _, config in by_seed.values()
-    }
-    return _with_setups(rows, machines)
+    configs = [config for by_seed in runs.values() for _, config in by_seed.values()]
+    return _with_setups(rows, {_machine(config["environment"]) for config in configs})
 
 # %% ../../nbs/09j_results.ipynb #cd936e08
 def _where(environment: dict) -> str:

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# What longer masked-image pretraining buys a few-label run, with one SEED, into runs/NAME/: an
+# encoder pretrained for each number of EPOCHS (encoders/encoder_<E>_epochs_seed<SEED>), then from
+# each a fine-tuning run of FINETUNING minutes on LABELS labels per class
+# (finetuned_<E>_epochs_seed<SEED>) and a probe of half those minutes that trains only the new head
+# on the frozen encoder (probe_<E>_epochs_seed<SEED>); against runs from scratch on the same labels
+# for each of the SCRATCH minutes (scratch_<M>_minutes_seed<SEED>). A fine-tuned run's seconds leave
+# out its encoder's (in encoders/). Then the small files into results/NAME/ and their table.
+# Finished runs are kept. Flags after SCRATCH go to every run (not --epochs or --time-budget).
+#   bash scripts/pretraining_length.sh NAME SEED "EPOCHS ..." LABELS FINETUNING "SCRATCH ..." [FLAGS]
+#   bash scripts/pretraining_length.sh fashion_mnist_100_labels_pretraining_length 1 "8 24" 100 4 \
+#       "4 12" --dataset fashion_mnist
+set -euo pipefail
+. "$(dirname "$0")/table_runs.sh"  # NAME
+seed=${1:?seed} epochs=${2:?pretraining epochs} labels=${3:?labels per class}
+finetuning=${4:?fine-tuning minutes} scratch=${5:?minutes from scratch}
+shift 5
+probing=$(python -c "print($finetuning / 2)")
+few=(--seed "$seed" --labels-per-class "$labels" "$@")
+mkdir -p "$runs/encoders"
+for e in $epochs; do
+    encoder="$runs/encoders/encoder_${e}_epochs_seed$seed"
+    run_once vit_small_ds_pretrain "$encoder" --seed "$seed" --epochs "$e" "$@"
+    run_once vit_small_ds_train "$runs/finetuned_${e}_epochs_seed$seed" "${few[@]}" \
+        --init-from "$encoder" --time-budget "$finetuning"
+    run_once vit_small_ds_train "$runs/probe_${e}_epochs_seed$seed" "${few[@]}" \
+        --init-from "$encoder" --freeze-backbone --time-budget "$probing"
+done
+for m in $scratch; do
+    run_once vit_small_ds_train "$runs/scratch_${m}_minutes_seed$seed" "${few[@]}" --time-budget "$m"
+done
+keep_results
