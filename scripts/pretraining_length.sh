@@ -5,9 +5,9 @@
 # (finetuned_<E>_epochs_seed<SEED>) and a probe of half those minutes that trains only the new head
 # on the frozen encoder (probe_<E>_epochs_seed<SEED>); against runs from scratch on the same labels
 # for each of the SCRATCH minutes (scratch_<M>_minutes_seed<SEED>). A fine-tuned run's seconds leave
-# out its encoder's (in encoders/). EPOCHS 0: the encoder as built, untrained, probed only (the
-# probes' control; fine-tuning it is training from scratch). Then the small files into
-# results/NAME/ and their table.
+# out its encoder's (in encoders/). EPOCHS 0: the encoder as pretraining starts it, untrained
+# (encoders/encoder_0_epochs_seed<SEED>.keras), probed only: the probes' control (fine-tuning it is
+# training from scratch). Then the small files into results/NAME/ and their table.
 # Finished runs are kept. Flags after SCRATCH go to every run (not --epochs or --time-budget).
 #   bash scripts/pretraining_length.sh NAME SEED "EPOCHS ..." LABELS FINETUNING "SCRATCH ..." [FLAGS]
 #   bash scripts/pretraining_length.sh fashion_mnist_100_labels_pretraining_length 1 "0 8 24" 100 \
@@ -23,9 +23,9 @@ mkdir -p "$runs/encoders"
 for e in $epochs; do
     encoder="$runs/encoders/encoder_${e}_epochs_seed$seed"
     if [ "$e" = 0 ]; then
-        encoder="$encoder.keras"
-        [ -f "$encoder" ] ||
-            python "$(dirname "$0")/untrained_encoder.py" "$encoder" --seed "$seed" "$@"
+        log="$encoder.log" encoder="$encoder.keras"
+        [ -f "$encoder" ] || python "$(dirname "$0")/untrained_encoder.py" "$encoder" \
+            --seed "$seed" "$@" > "$log" 2>&1 || { echo "$encoder failed: see $log"; exit 1; }
     else
         run_once vit_small_ds_pretrain "$encoder" --seed "$seed" --epochs "$e" "$@"
         run_once vit_small_ds_train "$runs/finetuned_${e}_epochs_seed$seed" "${few[@]}" \

@@ -54,14 +54,14 @@ def plot_pretraining_curves(history: dict, metrics: dict, title: str = ""):
     """`plot_history`'s loss curves of a pretraining run, with the loss to beat as a dashed line:
     predicting each hidden patch's mean, on the test split (`metrics`)."""
     fig = plot_history(history, title)
-    loss = fig.axes[0]
-    loss.axhline(
+    loss_axes = fig.axes[0]
+    loss_axes.axhline(
         metrics["mean_prediction_test_loss"],
         color="grey",
         linestyle="--",
         label="each patch's mean",
     )
-    loss.legend()
+    loss_axes.legend()
     return fig
 
 
