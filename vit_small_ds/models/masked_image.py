@@ -130,12 +130,13 @@ class MaskedImageModel(keras.Model):
 # %% ../../nbs/05b_masked_image.ipynb #d07a5fb2
 @patch
 def call(self: MaskedImageModel, images, patch_mask=None, training=False):
-    "`patch_mask` `(B, N)`: the patches to hide (ones); None: a random mask per image."
+    """`patch_mask` `(B, N)`: the patches to hide (ones); None: a random mask per image, new at
+    each training step, and the same at each call for inference."""
     x = self.augmentation(images, training=training)  # random layers need an explicit False
     if patch_mask is None:
-        patch_mask = random_patch_mask(
-            ops.shape(x)[0], self.grid**2, self.hidden, self.seed_generator
-        )
+        # fixed for inference: the validation loss of one epoch compares with the next's
+        seed = self.seed_generator if training else (self.seed or 0)
+        patch_mask = random_patch_mask(ops.shape(x)[0], self.grid**2, self.hidden, seed)
     tokens = x * ops.cast(1 - pixel_mask(patch_mask, self.grid, self.patch_size), x.dtype)
     for layer in self.token_layers:
         tokens = layer(tokens, training=training)

@@ -28,7 +28,7 @@ def features(model: keras.Model, images, batch_size: int = 256) -> np.ndarray:
     return np.asarray(backbone(model).predict(images, batch_size=batch_size, verbose=0))
 
 # %% ../../nbs/10b_finetuning.ipynb #be1d1007
-HEAD_LAYERS = ("head_mlp_dense", "logits")  # weights that may start afresh
+HEAD_LAYERS = ("head_pool", "head_mlp_dense", "logits")  # weights that may start afresh
 
 
 def resample_position_embedding(embedding, num_patches: int):
@@ -51,7 +51,7 @@ def resample_position_embedding(embedding, num_patches: int):
 def transfer_weights(source: keras.Model, target: keras.Model) -> dict:
     """Copy `source`'s weights into `target` by path and shape. A head layer (`HEAD_LAYERS`) whose
     shape differs starts afresh, position embeddings of another grid are resampled; any other
-    misfit raises, and nothing is copied. Returns the paths `{'copied': [...], 'resampled':
+    misfit, a saved weight that `target` lacks included, raises, and nothing is copied. Returns the paths `{'copied': [...], 'resampled':
     [...], 'fresh': [...]}`."""
     saved = {w.path: w for w in source.weights}
 
@@ -83,12 +83,18 @@ def transfer_weights(source: keras.Model, target: keras.Model) -> dict:
                 f"{weight.path} {tuple(weight.shape)}: "
                 f"{tuple(found.shape) if found is not None else 'missing'}"
             )
+    targets = {w.path: w for w in target.weights}
+    # a saved weight left out would drop what the source learned (a deeper model's last blocks)
+    unfit += [
+        f"{path} missing: {tuple(weight.shape)}"
+        for path, weight in saved.items()
+        if path not in targets and not path.startswith(HEAD_LAYERS)
+    ]
     if unfit:
         raise ValueError(
             f"{source.name!r} cannot start {target.name!r}: {len(unfit)} weights do not fit (ours: "
             f"saved), e.g. {'; '.join(unfit[:3])}. Build the model with the saved model's preset."
         )
-    targets = {w.path: w for w in target.weights}
     # a copy: JAX donates the buffers a model trains
     for path in plan["copied"]:
         targets[path].assign(ops.convert_to_numpy(saved[path]))
