@@ -33,7 +33,8 @@ def label_mixing(num_classes: int, mixup_alpha: float = 0.8, cutmix_alpha: float
     # float32 whatever the global policy: a run under mixed precision makes them, and the model
     # casts its own input
     mixup = layers.MixUp(alpha=mixup_alpha, dtype="float32")
-    cutmix = layers.CutMix(factor=cutmix_alpha, dtype="float32")
+    # a single number would draw CutMix's alpha from [0, it] before its Beta(alpha, alpha)
+    cutmix = layers.CutMix(factor=(cutmix_alpha, cutmix_alpha), dtype="float32")
 
     unmixed = unmixed_targets(num_classes)
 

@@ -18,6 +18,7 @@ from keras import ops
 
 from .devices import is_main_process, outside_distribution
 from .run_files import atomic_write, read_history
+from .schedules import scheduled_optimizer
 
 # %% ../../nbs/09b_callbacks.ipynb #85fb71c3
 class EpochLog(keras.callbacks.CSVLogger):
@@ -98,11 +99,12 @@ class _SavesOutsideDistribution:
 def _averaged_weights(model):
     """Inside, `model` holds its optimizer's moving averages of its weights, if it keeps them;
     after, its trained weights again."""
-    if not model.optimizer.use_ema:
+    optimizer = scheduled_optimizer(model)
+    if not optimizer.use_ema:
         yield
         return
     trained = [ops.convert_to_numpy(v) for v in model.trainable_variables]
-    model.optimizer.finalize_variable_values(model.trainable_variables)
+    optimizer.finalize_variable_values(model.trainable_variables)
     try:
         yield
     finally:
@@ -122,18 +124,23 @@ def better(monitor: str, score: float, than: float) -> bool:
 
 class _BestCheckpoint(keras.callbacks.Callback):
     """Saves the weights that validation scored (the averaged ones, if the optimizer keeps them)
-    when the log `monitor` beats `best` (`better`), atomically, so that a run killed while it
-    writes keeps its previous best. (Keras' `ModelCheckpoint` writes in place, and
-    `SwapEMAWeights(swap_on_epoch=True)` would leave the averages in the model for the backup too,
-    which a resumed run would then train on.)"""
+    when the log `monitor` beats `best` (`better`) and the epoch's loss is finite, atomically, so
+    that a run killed while it writes keeps its previous best. (Keras' `ModelCheckpoint` writes in
+    place, and `SwapEMAWeights(swap_on_epoch=True)` would leave the averages in the model for the
+    backup too, which a resumed run would then train on.)"""
 
     def __init__(self, path: str, best: float = None, monitor: str = "val_accuracy"):
         super().__init__()
         self.path, self.best, self.monitor = path, best, monitor
 
     def on_epoch_end(self, epoch, logs=None):
-        score = (logs or {}).get(self.monitor)
-        if score is not None and (self.best is None or better(self.monitor, score, self.best)):
+        logs = logs or {}
+        score = logs.get(self.monitor)
+        # a NaN stop still ends its epoch, validation included, with weights not worth keeping
+        broken = not math.isfinite(float(logs.get("loss", 0.0)))
+        if score is None or broken:
+            return
+        if self.best is None or better(self.monitor, score, self.best):
             self.best = score
             with outside_distribution(), _averaged_weights(self.model):
                 atomic_write(self.path, self.model.save_weights)
@@ -156,6 +163,12 @@ class _RestoreOnly(keras.callbacks.BackupAndRestore):
         pass
 
 # %% ../../nbs/09b_callbacks.ipynb #34c19fda
+def _backed_up_epochs(backup_dir: Path) -> int:
+    "The epochs that the backup Keras' `BackupAndRestore` keeps in `backup_dir` holds; 0: none."
+    metadata = Path(backup_dir) / "training_metadata.json"
+    return json.loads(metadata.read_text())["epoch"] if metadata.exists() else 0
+
+
 class _RandomStates(keras.callbacks.Callback):
     """Keeps the states of the model's random generators (dropout, stochastic depth, augmentation)
     beside the backup after each epoch, and puts them back when a run resumes, so that it draws
@@ -173,9 +186,8 @@ class _RandomStates(keras.callbacks.Callback):
         return self.backup_dir / f"random_states_{epochs}.npz"
 
     def on_train_begin(self, logs=None):
-        metadata = self.backup_dir / "training_metadata.json"  # where Keras' backup stands
-        saved = metadata.exists() and self._file(json.loads(metadata.read_text())["epoch"])
-        if saved and saved.exists():
+        saved = self._file(_backed_up_epochs(self.backup_dir))
+        if saved.exists():
             with np.load(saved) as values:
                 for i, state in enumerate(self._states()):
                     state.assign(values[str(i)])
@@ -187,6 +199,20 @@ class _RandomStates(keras.callbacks.Callback):
             atomic_write(self._file(epoch + 1), lambda path: np.savez(path, **states))
             self._file(epoch - 1).unlink(missing_ok=True)
 
+# %% ../../nbs/09b_callbacks.ipynb #5f488b98
+class _ResumableEarlyStopping(keras.callbacks.EarlyStopping):
+    """Keras' early stopping, which a resumed run starts where the killed run stood: `scores`, the
+    monitored log of the epochs before, replayed, so that its patience counts from their best."""
+
+    def __init__(self, scores=(), **kwargs):
+        super().__init__(**kwargs)
+        self.scores = list(scores)
+
+    def on_train_begin(self, logs=None):
+        super().on_train_begin(logs)
+        for epoch, score in enumerate(self.scores):
+            self.on_epoch_end(epoch, {self.monitor: score})
+
 # %% ../../nbs/09b_callbacks.ipynb #509eeb4c
 def run_callbacks(
     folder: Path,  # the run folder: history.csv, and the backup with `config.output`
@@ -197,8 +223,13 @@ def run_callbacks(
 ) -> list:
     """The callbacks of a run: the best checkpoint, the history, the moving average's swap for
     validation, early stopping, and the backup that a restarted run resumes from."""
-    # resuming: the best score so far counts, so a worse epoch does not replace its checkpoint
-    scores = [row[monitor] for row in read_history(folder / "history.csv")] if resuming else []
+    # resuming: the epochs the backup holds count, so a worse epoch does not replace their best
+    # checkpoint, and early stopping's patience goes on; a later row's epoch runs again
+    scores = [
+        row[monitor]
+        for row in (read_history(folder / "history.csv") if resuming else [])
+        if row["epoch"] <= _backed_up_epochs(folder / "backup")
+    ]
     best_so_far = (min if monitor_mode(monitor) == "min" else max)(scores, default=None)
     main = is_main_process()  # in a group, process 0 writes; the others restore its backup
     callbacks = []
@@ -212,10 +243,8 @@ def run_callbacks(
     # the best epoch's weights come back from the checkpoint, so no restore_best_weights
     if config.patience:
         callbacks.append(
-            keras.callbacks.EarlyStopping(
-                monitor=monitor,
-                mode=monitor_mode(monitor),
-                patience=config.patience,
+            _ResumableEarlyStopping(
+                scores, monitor=monitor, mode=monitor_mode(monitor), patience=config.patience
             )
         )
     if config.output:  # last, so an epoch's backup is written only after its row and checkpoint

@@ -51,8 +51,8 @@ def resample_position_embedding(embedding, num_patches: int):
 def transfer_weights(source: keras.Model, target: keras.Model) -> dict:
     """Copy `source`'s weights into `target` by path and shape. A head layer (`HEAD_LAYERS`) whose
     shape differs starts afresh, position embeddings of another grid are resampled; any other
-    misfit, a saved weight that `target` lacks included, raises, and nothing is copied. Returns the paths `{'copied': [...], 'resampled':
-    [...], 'fresh': [...]}`."""
+    misfit, a saved weight that `target` lacks included, raises, and nothing is copied. Returns the
+    paths `{'copied': [...], 'resampled': [...], 'fresh': [...]}`."""
     saved = {w.path: w for w in source.weights}
 
     def layer(path):

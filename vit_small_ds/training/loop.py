@@ -210,8 +210,8 @@ def _epoch_batches(batches, model, config, steps_per_epoch, num_classes):
     unmixed = unmixed_targets(num_classes)
 
     def begin(epoch, logs=None):
-        until = config.mixing_until
-        if until is not None and epoch >= until * planned_epochs(model.optimizer, steps_per_epoch):
+        planned = planned_epochs(model, steps_per_epoch)
+        if config.mixing_until is not None and epoch >= config.mixing_until * planned:
             batches.batch_map = unmixed  # for good: a plan that grows later does not mix again
         batches.start_epoch(epoch)
 

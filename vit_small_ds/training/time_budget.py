@@ -4,8 +4,8 @@
 
 # %% auto #0
 __all__ = ['BUDGET_RESERVE', 'PROBE_STEPS', 'seconds_per_call', 'measure_step_seconds', 'steps_that_fit', 'plan_steps',
-           'planned_epochs', 'call_step_seconds', 'FitScheduleToDeadline', 'PlannedEpochsProgbar', 'probe_batches',
-           'plan_budget']
+           'planned_steps', 'planned_epochs', 'call_step_seconds', 'FitScheduleToDeadline', 'PlannedEpochsProgbar',
+           'probe_batches', 'plan_budget']
 
 # %% ../../nbs/09c_time_budget.ipynb #17d1b415
 import math
@@ -17,6 +17,7 @@ import keras
 from keras import ops
 
 from ..data.pipeline import make_pipeline
+from .schedules import scheduled_optimizer
 
 # %% ../../nbs/09c_time_budget.ipynb #9befaf28
 def seconds_per_call(run, calls) -> list:
@@ -87,10 +88,14 @@ def plan_steps(
     return max(1, steps_that_fit(seconds, train_step, val_steps * val_step, steps_per_epoch))
 
 # %% ../../nbs/09c_time_budget.ipynb #5b7c950b
-def planned_epochs(optimizer, steps_per_epoch: int) -> int:
-    """The epochs that `optimizer`'s schedule (`CosineAdamW.total_steps`) runs for now, the last
-    perhaps shorter."""
-    return math.ceil(round(float(ops.convert_to_numpy(optimizer.total_steps))) / steps_per_epoch)
+def planned_steps(model) -> int:
+    "The steps that `model`'s schedule (`CosineAdamW.total_steps`) runs for now."
+    return round(float(ops.convert_to_numpy(scheduled_optimizer(model).total_steps)))
+
+
+def planned_epochs(model, steps_per_epoch: int) -> int:
+    "The epochs that `model`'s schedule runs for now, the last perhaps shorter."
+    return math.ceil(planned_steps(model) / steps_per_epoch)
 
 
 def call_step_seconds(call_ends: list, steps_per_call: int) -> float:
@@ -127,7 +132,7 @@ class FitScheduleToDeadline(keras.callbacks.Callback):
     # the optimizer's variables are read between epochs only: on JAX they are current only then
     def on_epoch_begin(self, epoch, logs=None):
         self.steps_before = int(ops.convert_to_numpy(self.model.optimizer.iterations))
-        self.planned = round(float(ops.convert_to_numpy(self.model.optimizer.total_steps)))
+        self.planned = planned_steps(self.model)
         self.call_ends = []
 
     # a call may run several steps (`steps_per_execution`): `batch` is its last, counted as if the
@@ -160,7 +165,7 @@ class FitScheduleToDeadline(keras.callbacks.Callback):
             overhead = max(now - since - steps * step_seconds, 0.0)
             fits = steps_that_fit(self.deadline - now, step_seconds, overhead, self.steps_per_epoch)
             planned = min(done + fits, self.params["epochs"] * self.steps_per_epoch)
-            self.model.optimizer.total_steps.assign(planned)
+            scheduled_optimizer(self.model).total_steps.assign(planned)
         self.plans.append(planned)
         self.last_epoch_end = now
         if done >= planned:
@@ -177,10 +182,9 @@ class PlannedEpochsProgbar(keras.callbacks.ProgbarLogger):
         self.steps_per_epoch = steps_per_epoch
 
     def on_epoch_begin(self, epoch, logs=None):
-        optimizer = self.model.optimizer
-        self.epochs = planned_epochs(optimizer, self.steps_per_epoch)
-        left = round(float(ops.convert_to_numpy(optimizer.total_steps))) - int(
-            ops.convert_to_numpy(optimizer.iterations)
+        self.epochs = planned_epochs(self.model, self.steps_per_epoch)
+        left = planned_steps(self.model) - int(
+            ops.convert_to_numpy(self.model.optimizer.iterations)
         )
         self.target = min(self.steps_per_epoch, max(left, 1))
         super().on_epoch_begin(epoch, logs)
