@@ -201,6 +201,9 @@ def paper_augmentation(
 def random_erasing(probability: float = 0.25, max_area: float = 0.4, seed=None):
     """Keras' `RandomErasing`: with `probability` per image, a box of 2% to `max_area` of the image
     set to 0 (the mean, after a recipe's normalisation)."""
+    # Keras' RandomErasing does not compile in float16 on TensorFlow (no float16 kernel for the
+    # range it draws boxes from): under mixed_float16 it erases in float32
+    float16 = keras.config.dtype_policy().compute_dtype == "float16"
     # a single number would draw the probability from [0, it]
     return layers.RandomErasing(
         factor=(probability, probability),
@@ -208,4 +211,5 @@ def random_erasing(probability: float = 0.25, max_area: float = 0.4, seed=None):
         fill_value=0.0,
         seed=seed,
         name="random_erasing",
+        dtype="float32" if float16 else None,
     )
