@@ -120,25 +120,25 @@ def _fewest_images(fraction: float, held_outs: int) -> int:
 
 
 def check_splits(data: ImageDataset, validation_split: float = None, held_outs: int = 1):
-    """Raise a ValueError naming the first empty split of `data`, the images of each class, and
-    how many a class needs when `validation_split` made `held_outs` of its splits."""
-    for split in ("train", "val", "test"):
-        if len(getattr(data, f"y_{split}")):
-            continue
-        labels = np.concatenate([data.y_train, data.y_val, data.y_test])
-        counts = np.bincount(labels, minlength=data.num_classes)
-        per_class = ", ".join(f"{name} {n}" for name, n in zip(data.class_names, counts))
-        needed = (
-            f"; with validation_split={validation_split}, a class needs at least "
-            f"{_fewest_images(validation_split, held_outs)}"
-            if validation_split
-            else ""
-        )
+    """Raise a ValueError naming the first empty split of `data`, or else a class without training
+    images, with the images of each class and how many a class needs when `validation_split` made
+    `held_outs` of its splits."""
+    labels = np.concatenate([data.y_train, data.y_val, data.y_test])
+    counts = np.bincount(labels, minlength=data.num_classes)
+    per_class = ", ".join(f"{name} {n}" for name, n in zip(data.class_names, counts))
+    needed = ""
+    if validation_split:
+        fewest = _fewest_images(validation_split, held_outs)
+        needed = f"; with validation_split={validation_split}, a class needs at least {fewest}"
+    empty = [split for split in ("train", "val", "test") if not len(getattr(data, f"y_{split}"))]
+    trained = np.bincount(data.y_train, minlength=data.num_classes)
+    untrained = [name for name, n in zip(data.class_names, trained) if n == 0]  # never seen
+    if empty or untrained:
+        wanted = f"training images of every class, but {untrained} has none"
+        if empty:
+            wanted = f"images in every split, but its {empty[0]} split is empty"
         raise invalid_argument(
-            "dataset",
-            data.name,
-            f"images in every split, but its {split} split is empty (images per class: "
-            f"{per_class}){needed}",
+            "dataset", data.name, f"{wanted} (images per class: {per_class}){needed}"
         )
 
 # %% ../../nbs/01_data.ipynb #d3e4f5a6

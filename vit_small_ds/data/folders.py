@@ -129,6 +129,12 @@ def image_folder_files(path, image_size=None, class_names=None):
         )
     paths, labels, headers = [], [], []
     for label, class_name in enumerate(class_names):
+        if not (path / class_name).is_dir():  # a test/ folder without a class of train/
+            raise invalid_argument(
+                "path",
+                str(path),
+                f"a sub-folder for each class of {class_names}: no {class_name!r}",
+            )
         for file in sorted((path / class_name).iterdir()):
             if file.is_dir() or file.name.startswith("."):
                 continue
@@ -141,6 +147,12 @@ def image_folder_files(path, image_size=None, class_names=None):
             headers.append(header)
     if not paths:
         raise ValueError(f"{str(path)!r} holds no JPEG, PNG, BMP or GIF images in {class_names}")
+    counts = np.bincount(labels, minlength=len(class_names))
+    imageless = [name for name, count in zip(class_names, counts) if count == 0]
+    if imageless:  # a class no image can teach (an empty folder, or a zip's __MACOSX)
+        raise invalid_argument(
+            "path", str(path), f"images in every class folder, but {imageless} holds none"
+        )
     sizes = sorted({header[:2] for header in headers})
     if image_size is None and len(sizes) != 1:
         raise ValueError(

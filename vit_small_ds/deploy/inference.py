@@ -79,6 +79,13 @@ def scoring_of(train: TrainConfig = None, test_time_flip: bool = None) -> tuple:
     return ran, ran.test_time_flip if test_time_flip is None else test_time_flip
 
 # %% ../../nbs/09f_inference.ipynb #762fc85e
+def _is_own_folder(dataset: str, spec: RunSpec) -> bool:
+    "Whether `dataset` is the image folder that `spec`'s run trained on."
+    if dataset is None or spec is None or is_named(dataset) or is_named(spec.dataset):
+        return False
+    return Path(dataset).expanduser().resolve() == Path(spec.dataset).expanduser().resolve()
+
+
 def run_data(
     input_shape: tuple,  # the model's input (height, width, channels)
     spec: RunSpec = None,  # the run that made the model, if one is known
@@ -87,13 +94,16 @@ def run_data(
     data_dir: str = None,  # a folder with the named datasets' archives, for offline use
 ):
     """The dataset a model of `input_shape` is scored on: `dataset` (a folder's images resized to
-    it), or else the run's own, split as the run split it."""
+    it), or else the run's own, split as the run split it (also when `dataset` is the run's own
+    folder, whose test split the run's seed drew)."""
     if dataset is None and spec is None:
         raise invalid_argument(
             "dataset",
             None,
             "a dataset to score on: no run (config.json) says how its data was made",
         )
+    if _is_own_folder(dataset, spec):  # split as the run split it, not with the default seed
+        dataset = None
     if dataset is not None:
         image_size = None if is_named(dataset) else input_shape[0]
         data = load_dataset(dataset, data_dir=data_dir, image_size=image_size)
