@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from ..checks import check_fraction, check_positive_int, invalid_argument
-from .folders import image_folder_files
+from .folders import image_folder_files, one_shape
 from .named import NAMED_DATASETS, _load_named
 
 # %% ../../nbs/01_data.ipynb #612b104b
@@ -92,6 +92,7 @@ def _load_folder(path, image_size, validation_split, seed):
     if _has_test_folder(path):
         x_train, y_train, class_names = image_folder_files(path / "train", image_size)
         x_test, y_test, _ = image_folder_files(path / "test", image_size, class_names)
+        x_train, x_test = one_shape(x_train, x_test)
     else:
         x, y, class_names = image_folder_files(path, image_size)
         train, test = stratified_split(y, validation_split, seed)
@@ -268,8 +269,8 @@ def mirror_symmetric(dataset: str) -> bool:
     augment it: the sample (Fashion-MNIST's images) and the named datasets that say so. A folder
     may hold digits, letters, arrows or scans with a side: no. Classes that `select_classes` chose,
     and few-label subsets, keep their dataset's answer."""
+    dataset = dataset.split(_SELECTED)[0]  # first: a few-label subset's classes may be selected
     dataset = dataset.rsplit(", ", 1)[0] if dataset.endswith(_LABELLED) else dataset
-    dataset = dataset.split(_SELECTED)[0]
     named = NAMED_DATASETS.get(dataset)
     return dataset == "sample" or (named is not None and named.mirror_symmetric)
 

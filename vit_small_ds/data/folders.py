@@ -4,7 +4,7 @@
 
 # %% auto #0
 __all__ = ['DECODED_FORMATS', 'SIXTEEN_BIT_MODES', 'EXIF_ORIENTATION', 'QUARTER_TURNS', 'EXIF_FORMATS', 'DECODE_THREADS',
-           'MAX_IMAGE_PIXELS', 'ImageFiles', 'image_header', 'image_folder_files', 'load_image_folder']
+           'MAX_IMAGE_PIXELS', 'ImageFiles', 'image_header', 'image_folder_files', 'load_image_folder', 'one_shape']
 
 # %% ../../nbs/01b_image_folders.ipynb #bfffe648
 import os
@@ -170,3 +170,15 @@ def load_image_folder(path, image_size=None, class_names=None):
     `path/<class>/<image file>`, as `image_folder_files` lists them."""
     files, labels, class_names = image_folder_files(path, image_size, class_names)
     return np.asarray(files), labels, class_names
+
+# %% ../../nbs/01b_image_folders.ipynb #72eea5119410473aa328ad9291626812
+def one_shape(train: ImageFiles, test: ImageFiles) -> tuple:
+    """A folder's `train/` and `test/` images at one size and channel count (colour if either split
+    holds colour): a model reads both."""
+    if (train.height, train.width) != (test.height, test.width):
+        raise ValueError(
+            f"train/ holds images of {train.height} x {train.width} and test/ of {test.height} x "
+            f"{test.width}; pass `image_size` to resize them all to one square size."
+        )
+    channels = max(train.channels, test.channels)
+    return replace(train, channels=channels), replace(test, channels=channels)
