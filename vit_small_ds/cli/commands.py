@@ -78,7 +78,8 @@ def train_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--config",
-        help="a run folder or its config.json: train that run again, the flags given changing it",
+        help="a run folder or its config.json: train that run again, the flags given changing it, "
+        "into the default run folder unless --output says",
     )
     add_spec_flags(p)
     return p

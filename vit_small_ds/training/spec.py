@@ -47,7 +47,15 @@ class _RunSpecMethods:
             raise invalid_argument(
                 "config", str(folder), "a run folder or its config.json", FileNotFoundError
             )
-        return cls.from_config(json.loads(path.read_text()))
+        spec = recorded_spec(json.loads(path.read_text()))
+        if spec is None:
+            raise invalid_argument(
+                "config",
+                str(folder),
+                "the config.json of a run that `train` made: this one "
+                "records how a model trained, not how its data and model were made",
+            )
+        return spec
 
     @property
     def in_a_group(self) -> bool:
@@ -195,8 +203,12 @@ def _resolved(cls, base: RunSpec, given: dict) -> RunSpec:
         settings = {"model": model, "preset": preset, **run_settings(model, preset, **given)}
         if settings.get("time_budget") is not None:  # it plans the epochs: a preset's give way
             settings["epochs"] = None
-    else:
-        settings = {**settings_of(base), **given}
+    else:  # a run done again: in its own folder, unless told; given epochs or budget replace both
+        settings = {**settings_of(base), "output": None, "overwrite": False, **given}
+        if "epochs" in given:
+            settings["time_budget"] = None
+        elif given.get("time_budget") is not None:
+            settings["epochs"] = None
     spec = cls(
         **{name: settings[name] for name in _OWN if name in settings},
         architecture=architecture,
