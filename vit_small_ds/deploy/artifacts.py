@@ -179,9 +179,9 @@ def _write_on_tensorflow(model, path: Path, format: str, quantize, calibration_i
             text=True,
         )
     if done.returncode:
-        raise RuntimeError(
-            f"The export on TensorFlow failed: {done.stderr.strip().splitlines()[-1]}"
-        )
+        # its last line says why; a process killed (out of memory) may say nothing
+        last = (done.stderr.strip().splitlines() or [f"exit status {done.returncode}"])[-1]
+        raise RuntimeError(f"The export on TensorFlow failed: {last}")
 
 # %% ../../nbs/10c_deploy.ipynb #1a9ef273
 def artifact_runner(path):

@@ -31,7 +31,8 @@ def vit_forward_flops(c) -> int:
     n, d, heads = c.num_tokens, c.projection_dim, c.num_heads
     inner = heads * c.key_dim
     # (phi(K)^T V, phi(Q).) or (QK^T, AV)
-    mixing = 2 * n * inner * d * 2 if c.attention == "linear" else 2 * n * n * inner * 2
+    # each head: (key_dim, n) x (n, key_dim), then (n, key_dim) x (key_dim, key_dim); or n x n
+    mixing = 2 * n * inner * c.key_dim * 2 if c.attention == "linear" else 2 * n * n * inner * 2
     block = (
         _dense(n, (d, inner)) * 3
         + _dense(n, (inner, d))
