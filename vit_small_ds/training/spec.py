@@ -209,6 +209,10 @@ def _resolved(cls, base: RunSpec, given: dict) -> RunSpec:
             settings["time_budget"] = None
         elif given.get("time_budget") is not None:
             settings["epochs"] = None
+        if "dataset" in given:  # other data decides the flips again, unless given
+            settings |= {name: given.get(name) for name in ("flip", "test_time_flip")}
+        elif "flip" in given:  # the test-time flip follows the flips, unless given
+            settings["test_time_flip"] = given.get("test_time_flip")
     spec = cls(
         **{name: settings[name] for name in _OWN if name in settings},
         architecture=architecture,
