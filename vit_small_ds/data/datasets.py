@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from ..checks import check_fraction, check_positive_int, invalid_argument
-from .folders import image_folder_files, one_shape
+from .folders import has_test_folder, image_folder_files, train_and_test_files
 from .named import NAMED_DATASETS, _load_named
 
 # %% ../../nbs/01_data.ipynb #612b104b
@@ -89,21 +89,13 @@ def _load_folder(path, image_size, validation_split, seed):
     """The splits of an image folder: its `train` and `test` sub-folders, or its classes' images,
     of which `validation_split` is held out for testing; the hash of its file list."""
     path = Path(path).resolve()
-    if _has_test_folder(path):
-        x_train, y_train, class_names = image_folder_files(path / "train", image_size)
-        x_test, y_test, _ = image_folder_files(path / "test", image_size, class_names)
-        x_train, x_test = one_shape(x_train, x_test)
+    if has_test_folder(path):
+        train, test, class_names = train_and_test_files(path, image_size)
     else:
         x, y, class_names = image_folder_files(path, image_size)
-        train, test = stratified_split(y, validation_split, seed)
-        x_train, y_train, x_test, y_test = x[train], y[train], x[test], y[test]
-    train, test = (x_train, y_train), (x_test, y_test)
+        keep, held_out = stratified_split(y, validation_split, seed)
+        train, test = (x[keep], y[keep]), (x[held_out], y[held_out])
     return train, test, class_names, _files_hash(path, train, test)
-
-
-def _has_test_folder(path) -> bool:
-    "Whether the image folder `path` comes split, in `train` and `test` sub-folders."
-    return (Path(path) / "train").is_dir() and (Path(path) / "test").is_dir()
 
 # %% ../../nbs/01_data.ipynb #c5e1a002
 def _fewest_images(fraction: float, held_outs: int) -> int:
@@ -135,7 +127,9 @@ def check_splits(data: ImageDataset, validation_split: float = None, held_outs: 
     trained = np.bincount(data.y_train, minlength=data.num_classes)
     untrained = [name for name, n in zip(data.class_names, trained) if n == 0]  # never seen
     if empty or untrained:
-        wanted = f"training images of every class, but {untrained} has none"
+        more = f" and {len(untrained) - 5} more" if len(untrained) > 5 else ""
+        verb = "has" if len(untrained) == 1 else "have"
+        wanted = f"training images of every class, but {', '.join(untrained[:5])}{more} {verb} none"
         if empty:
             wanted = f"images in every split, but its {empty[0]} split is empty"
         raise invalid_argument(
@@ -197,7 +191,7 @@ def load_dataset(
         files_hash=files_hash,
     )
     # a folder without train and test sub-folders holds out its test split first
-    held_outs = 2 if files_hash and not _has_test_folder(Path(name).expanduser()) else 1
+    held_outs = 2 if files_hash and not has_test_folder(Path(name).expanduser()) else 1
     check_splits(data, validation_split, held_outs)
     return data
 

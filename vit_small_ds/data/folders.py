@@ -4,7 +4,8 @@
 
 # %% auto #0
 __all__ = ['DECODED_FORMATS', 'SIXTEEN_BIT_MODES', 'EXIF_ORIENTATION', 'QUARTER_TURNS', 'EXIF_FORMATS', 'DECODE_THREADS',
-           'MAX_IMAGE_PIXELS', 'ImageFiles', 'image_header', 'image_folder_files', 'load_image_folder', 'one_shape']
+           'MAX_IMAGE_PIXELS', 'ImageFiles', 'image_header', 'class_folders', 'image_folder_files', 'load_image_folder',
+           'has_test_folder', 'train_and_test_files']
 
 # %% ../../nbs/01b_image_folders.ipynb #bfffe648
 import os
@@ -108,6 +109,11 @@ def image_header(file):
         return None
 
 # %% ../../nbs/01b_image_folders.ipynb #de8fdd7d
+def class_folders(path) -> list:
+    "The names of the class sub-folders of `path`, sorted; hidden ones left out."
+    return sorted(d.name for d in Path(path).iterdir() if d.is_dir() and not d.name.startswith("."))
+
+
 def image_folder_files(path, image_size=None, class_names=None):
     """`ImageFiles` of the images in `path/<class>/<image file>` (resized to `image_size` x
     `image_size` when given), their labels and the class names."""
@@ -119,9 +125,7 @@ def image_folder_files(path, image_size=None, class_names=None):
             "a folder of class sub-folders, but there is no such folder",
             FileNotFoundError,
         )
-    class_names = class_names or sorted(
-        d.name for d in path.iterdir() if d.is_dir() and not d.name.startswith(".")
-    )
+    class_names = class_names or class_folders(path)
     if len(class_names) < 2:
         raise ValueError(
             "An image folder needs one sub-folder per class and at least two classes; "
@@ -172,13 +176,30 @@ def load_image_folder(path, image_size=None, class_names=None):
     return np.asarray(files), labels, class_names
 
 # %% ../../nbs/01b_image_folders.ipynb #72eea5119410473aa328ad9291626812
-def one_shape(train: ImageFiles, test: ImageFiles) -> tuple:
-    """A folder's `train/` and `test/` images at one size and channel count (colour if either split
-    holds colour): a model reads both."""
-    if (train.height, train.width) != (test.height, test.width):
-        raise ValueError(
-            f"train/ holds images of {train.height} x {train.width} and test/ of {test.height} x "
-            f"{test.width}; pass `image_size` to resize them all to one square size."
+def has_test_folder(path) -> bool:
+    "Whether the image folder `path` comes split, in `train` and `test` sub-folders."
+    return (Path(path) / "train").is_dir() and (Path(path) / "test").is_dir()
+
+
+def train_and_test_files(path, image_size=None) -> tuple:
+    """`(x_train, y_train), (x_test, y_test), class_names` of an image folder split in `train/`
+    and `test/` (`image_folder_files` of each), alike: the same classes, size and channels."""
+    path = Path(path)
+    x_train, y_train, class_names = image_folder_files(path / "train", image_size)
+    if class_folders(path / "test") != class_names:
+        raise invalid_argument(
+            "path",
+            str(path),
+            f"the same class folders in train/ and test/, but train/ has {class_names} and "
+            f"test/ {class_folders(path / 'test')}",
         )
-    channels = max(train.channels, test.channels)
-    return replace(train, channels=channels), replace(test, channels=channels)
+    x_test, y_test, _ = image_folder_files(path / "test", image_size, class_names)
+    if (x_train.height, x_train.width) != (x_test.height, x_test.width):
+        raise ValueError(
+            f"train/ holds images of {x_train.height} x {x_train.width} and test/ of "
+            f"{x_test.height} x {x_test.width}; pass `image_size` to resize them all to one "
+            "square size."
+        )
+    channels = max(x_train.channels, x_test.channels)
+    x_train, x_test = (replace(x, channels=channels) for x in (x_train, x_test))
+    return (x_train, y_train), (x_test, y_test), class_names

@@ -13,7 +13,7 @@ import keras
 import numpy as np
 
 from ..checks import check_positive_int, invalid_argument
-from ..data.folders import ImageFiles, image_header
+from ..data.folders import ImageFiles, has_test_folder, image_header
 from ..data.datasets import is_named, load_dataset
 from ..data.pipeline import make_pipeline
 from ..data.label_mixing import one_hot_labels
@@ -79,11 +79,13 @@ def scoring_of(train: TrainConfig = None, test_time_flip: bool = None) -> tuple:
     return ran, ran.test_time_flip if test_time_flip is None else test_time_flip
 
 # %% ../../nbs/09f_inference.ipynb #762fc85e
-def _is_own_folder(dataset: str, spec: RunSpec) -> bool:
-    "Whether `dataset` is the image folder that `spec`'s run trained on."
+def _seed_split_own_folder(dataset: str, spec: RunSpec) -> bool:
+    """Whether `dataset` is the image folder that `spec`'s run trained on, one whose test split
+    the run's seed drew (it has no `test/` sub-folder)."""
     if dataset is None or spec is None or is_named(dataset) or is_named(spec.dataset):
         return False
-    return Path(dataset).expanduser().resolve() == Path(spec.dataset).expanduser().resolve()
+    folder = Path(dataset).expanduser().resolve()
+    return folder == Path(spec.dataset).expanduser().resolve() and not has_test_folder(folder)
 
 
 def run_data(
@@ -102,7 +104,7 @@ def run_data(
             None,
             "a dataset to score on: no run (config.json) says how its data was made",
         )
-    if _is_own_folder(dataset, spec):  # split as the run split it, not with the default seed
+    if _seed_split_own_folder(dataset, spec):  # split as the run split it, not with seed 42
         dataset = None
     if dataset is not None:
         image_size = None if is_named(dataset) else input_shape[0]

@@ -225,11 +225,9 @@ def run_callbacks(
     validation, early stopping, and the backup that a restarted run resumes from."""
     # resuming: the epochs the backup holds count, so a worse epoch does not replace their best
     # checkpoint, and early stopping's patience goes on; a later row's epoch runs again
-    scores = [
-        row[monitor]
-        for row in (read_history(folder / "history.csv") if resuming else [])
-        if row["epoch"] <= _backed_up_epochs(folder / "backup")
-    ]
+    backed_up = _backed_up_epochs(folder / "backup")
+    rows = read_history(folder / "history.csv") if resuming else []
+    scores = [row[monitor] for row in rows if row["epoch"] <= backed_up]
     best_so_far = (min if monitor_mode(monitor) == "min" else max)(scores, default=None)
     main = is_main_process()  # in a group, process 0 writes; the others restore its backup
     callbacks = []

@@ -47,7 +47,8 @@ class _RunSpecMethods:
             raise invalid_argument(
                 "config", str(folder), "a run folder or its config.json", FileNotFoundError
             )
-        spec = recorded_spec(json.loads(path.read_text()))
+        recorded = json.loads(path.read_text())
+        spec = recorded_spec(recorded)
         if spec is None:
             raise invalid_argument(
                 "config",
@@ -55,7 +56,7 @@ class _RunSpecMethods:
                 "the config.json of a run that `train` made: this one "
                 "records how a model trained, not how its data and model were made",
             )
-        return spec
+        return _chosen_again(spec, recorded.get("chosen") or {})
 
     @property
     def in_a_group(self) -> bool:
@@ -203,15 +204,13 @@ def _resolved(cls, base: RunSpec, given: dict) -> RunSpec:
         settings = {"model": model, "preset": preset, **run_settings(model, preset, **given)}
         if settings.get("time_budget") is not None:  # it plans the epochs: a preset's give way
             settings["epochs"] = None
-    else:  # a run done again: in its own folder, unless told; given epochs or budget replace both
+    else:  # a run done again: in its own folder unless told; epochs or a budget given end the other
         settings = {**settings_of(base), "output": None, "overwrite": False, **given}
         if "epochs" in given:
             settings["time_budget"] = None
         elif given.get("time_budget") is not None:
             settings["epochs"] = None
-        if "dataset" in given:  # other data decides the flips again, unless given
-            settings |= {name: given.get(name) for name in ("flip", "test_time_flip")}
-        elif "flip" in given:  # the test-time flip follows the flips, unless given
+        if "flip" in given:  # the test-time flip follows the flips, unless given
             settings["test_time_flip"] = given.get("test_time_flip")
     spec = cls(
         **{name: settings[name] for name in _OWN if name in settings},
@@ -222,6 +221,15 @@ def _resolved(cls, base: RunSpec, given: dict) -> RunSpec:
     return spec
 
 # %% ../../nbs/09h_run_spec.ipynb #5d5ff727
+def _chosen_again(spec: RunSpec, chosen: dict) -> RunSpec:
+    """`spec` with what its run's data chose (`config.json`'s `chosen`) left for the data of a run
+    done again to choose."""
+    train = replace(spec.train, epochs=None) if "epochs" in chosen else spec.train
+    if "flip" in chosen:  # the test-time flip followed the flips
+        return replace(spec, flip=None, train=replace(train, test_time_flip=None))
+    return replace(spec, train=train)
+
+
 def _recorded(cls, recorded: dict) -> RunSpec:
     "`RunSpec.from_config`: the spec of class `cls` that the `config.json` `recorded` records."
     if "run" in recorded:  # version 0.2.0: flat, the dataset's resolved path beside it
