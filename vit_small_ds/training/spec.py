@@ -40,7 +40,8 @@ class _RunSpecMethods:
 
     @classmethod
     def from_run(cls, folder) -> "RunSpec":
-        "The spec that a run folder's `config.json` (or that file, named) records."
+        """The spec that a run folder's `config.json` (or that file, named) records, to train
+        again: what the run's data chose (`chosen`) is left for the data to choose again."""
         path = Path(folder)
         path = path if path.suffix == ".json" else path / "config.json"
         if not path.is_file():
