@@ -116,17 +116,17 @@ def check_splits(data: ImageDataset, validation_split: float = None, held_outs: 
     """Raise a ValueError naming the first empty split of `data`, or else a class without training
     images, with the images of each class and how many a class needs when `validation_split` made
     `held_outs` of its splits."""
-    labels = np.concatenate([data.y_train, data.y_val, data.y_test])
-    counts = np.bincount(labels, minlength=data.num_classes)
-    per_class = ", ".join(f"{name} {n}" for name, n in zip(data.class_names, counts))
-    needed = ""
-    if validation_split:
-        fewest = _fewest_images(validation_split, held_outs)
-        needed = f"; with validation_split={validation_split}, a class needs at least {fewest}"
     empty = [split for split in ("train", "val", "test") if not len(getattr(data, f"y_{split}"))]
     trained = np.bincount(data.y_train, minlength=data.num_classes)
     untrained = [name for name, n in zip(data.class_names, trained) if n == 0]  # never seen
     if empty or untrained:
+        labels = np.concatenate([data.y_train, data.y_val, data.y_test])
+        counts = np.bincount(labels, minlength=data.num_classes)
+        per_class = ", ".join(f"{name} {n}" for name, n in zip(data.class_names, counts))
+        needed = ""
+        if validation_split:
+            fewest = _fewest_images(validation_split, held_outs)
+            needed = f"; with validation_split={validation_split}, a class needs at least {fewest}"
         more = f" and {len(untrained) - 5} more" if len(untrained) > 5 else ""
         verb = "has" if len(untrained) == 1 else "have"
         wanted = f"training images of every class, but {', '.join(untrained[:5])}{more} {verb} none"

@@ -186,12 +186,13 @@ def train_and_test_files(path, image_size=None) -> tuple:
     and `test/` (`image_folder_files` of each), alike: the same classes, size and channels."""
     path = Path(path)
     x_train, y_train, class_names = image_folder_files(path / "train", image_size)
-    if class_folders(path / "test") != class_names:
+    test_classes = class_folders(path / "test")
+    if test_classes != class_names:
         raise invalid_argument(
             "path",
             str(path),
             f"the same class folders in train/ and test/, but train/ has {class_names} and "
-            f"test/ {class_folders(path / 'test')}",
+            f"test/ {test_classes}",
         )
     x_test, y_test, _ = image_folder_files(path / "test", image_size, class_names)
     if (x_train.height, x_train.width) != (x_test.height, x_test.width):
