@@ -96,10 +96,17 @@ def make_pipeline(
     return Batches(x, y, batch_size, training, seed, batch_map, repeats, part)
 
 # %% ../../nbs/01c_pipeline.ipynb #f41fdc24
+def _size_and_time(path: str) -> tuple:
+    stat = os.stat(path)
+    return stat.st_size, stat.st_mtime_ns
+
+
 def decoded_file(files: ImageFiles, prefix: str) -> np.memmap:
     """`files` decoded into a file at `prefix` (once: a later run reads it) and memory-mapped. The
-    file's name holds a key of the images it holds, so that it never serves other images."""
-    key = hashlib.sha256(repr((files.paths.tolist(), files.shape)).encode()).hexdigest()
+    file's name holds a key of the images it holds (their paths, sizes and times), so that it never
+    serves other images, nor images since rewritten."""
+    stamps = [(path, *_size_and_time(path)) for path in files.paths.tolist()]
+    key = hashlib.sha256(repr((stamps, files.shape)).encode()).hexdigest()
     path = f"{prefix}-{key[:16]}.npy"
     if not os.path.exists(path):
         partial = f"{path}.{os.getpid()}.partial"  # renamed when whole: never read half-written

@@ -68,13 +68,14 @@ def deployment_model(model: keras.Model) -> keras.Model:
 # %% ../../nbs/10c_deploy.ipynb #8fad4a9c
 def artifact_path(source, format: str = "saved_model", quantize: str = None) -> Path:
     """Where `export` writes `source` by default: `exported/`, the source's name (a model's, or the
-    last part of its path), `_` and the quantization if any, and the format's suffix."""
+    last part of its path, its dots made `_`: a suffix names the format), `_` and the quantization if
+    any, and the format's suffix."""
     check_choice(EXPORT_FORMATS, format=format)
     name = (
         source.name
         if isinstance(source, keras.Model)
         else str(source).rstrip("/").split("/")[-1].removesuffix(".keras")  # or hf://user/name
-    )
+    ).replace(".", "_")
     quantized = f"_{quantize}" if quantize else ""
     return Path("exported", f"{name}{quantized}{EXPORT_FORMATS[format].suffix}")
 
@@ -93,6 +94,10 @@ def export(
     path = Path(path or artifact_path(source, format, quantize))
     _check_export(path, format, quantize)
     model, info = (source, {}) if isinstance(source, keras.Model) else load_pretrained(source)
+    if len(model.output_shape) != 2:  # a pretraining run's encoder gives tokens
+        raise invalid_argument(
+            "source", model.name, "a classifier (a score per class); fine-tune an encoder first"
+        )
     classes = model.output_shape[-1]
     class_names = [str(name) for name in class_names or info.get("class_names") or range(classes)]
     if len(class_names) != classes:
