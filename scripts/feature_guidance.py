@@ -5,14 +5,16 @@ loss on the labels, the tokens of three blocks (the first, the middle and the la
 linear map of its own, imitate the feature maps of a trained CNN's last three stages on the same
 augmented images: the mean squared error of each pair, both resized to the larger grid of the two,
 summed and times WEIGHT (the paper's 2.5). The maps train with the student and are dropped after;
-the run folder holds the student alone, as `vit_small_ds_train` writes it.
+the run folder holds the student alone, as `vit_small_ds_train` writes it (its training `loss`
+includes the guidance; `val_loss` does not).
 
     python scripts/feature_guidance.py --guide CNN_RUN --guide-weight WEIGHT [FLAGS]
     python scripts/feature_guidance.py --guide runs/g/cnn_teacher_seed1 --guide-weight 2.5 \
         --dataset fashion_mnist --epochs 4 --seed 1 --output runs/g/sl_vit_guided_seed1
 
-CNN_RUN: a finished `vit_small_ds_train --model cnn` run on the same data and seed (the images the
-student trains on are the images it trained on). FLAGS: those of `vit_small_ds_train`, a ViT model.
+CNN_RUN: a finished `vit_small_ds_train --model cnn` run that split the data as this run does (it
+has not seen the student's validation images), with a normalizing recipe as the student's. FLAGS:
+those of `vit_small_ds_train`, for a ViT model in one process, without `--init-from`.
 """
 
 import argparse
@@ -24,10 +26,11 @@ import keras
 from keras import layers, ops
 
 from vit_small_ds.cli.commands import run_spec
-from vit_small_ds.models.saving import load_pretrained
+from vit_small_ds.layers.augmentation import normalization_layers
 from vit_small_ds.training.devices import using_dtype_policy
 from vit_small_ds.training.loop import CLASSIFICATION, Objective, run_experiment
 from vit_small_ds.training.run import (
+    _loaded_teacher,
     chosen_for_data,
     create_run_model,
     resolved_spec,
@@ -54,11 +57,15 @@ class GuidedStudent(keras.Model):
             [student.output, augmentation.output]
             + [student.get_layer(name).output for name in guided],
         )
+        if not (normalization_layers(student) and normalization_layers(teacher)):
+            raise ValueError("the student and the teacher must both normalize their images")
         stages = [layer for layer in teacher.layers if layer.name.endswith("_out")]
         last_of_stage = {layer.name.split("_")[0]: layer for layer in stages}  # its last block
         maps = [layer.output for layer in list(last_of_stage.values())[-3:]]
         # the teacher after its own augmentation, which the student's replaces
-        self.teacher_features = keras.Model(teacher.get_layer("stem").input, maps)
+        stem = teacher.get_layer("stem").input
+        self.teacher_size = tuple(stem.shape[1:3])
+        self.teacher_features = keras.Model(stem, maps)
         self.teacher_features.trainable = False
         self.projections = [
             layers.Dense(feature.shape[-1], name=f"guide{i}") for i, feature in enumerate(maps)
@@ -74,6 +81,8 @@ class GuidedStudent(keras.Model):
     def call(self, images, training=False):
         logits, augmented, *tokens = self.student_features(images, training=training)
         if training:
+            if tuple(augmented.shape[1:3]) != self.teacher_size:  # at the teacher's image size
+                augmented = ops.image.resize(augmented, self.teacher_size, interpolation="bilinear")
             targets = self.teacher_features(augmented, training=False)
             self.add_loss(self.weight * sum(map(self._imitation, self.projections, tokens, targets)))
         return logits
@@ -86,7 +95,7 @@ class GuidedStudent(keras.Model):
         predicted = ops.reshape(projection(tokens), (-1, grid, grid, target.shape[-1]))
         side = max(grid, target.shape[1])
         predicted, target = (
-            ops.cast(ops.image.resize(x, (side, side), interpolation="bilinear"), "float32")
+            ops.image.resize(ops.cast(x, "float32"), (side, side), interpolation="bilinear")
             for x in (predicted, target)
         )
         return ops.mean(ops.square(predicted - target))
@@ -97,11 +106,14 @@ def _finish(model, data, config, test, folder, best_weights, fit_seconds):
     model.load_weights(best_weights)
     student = model.student
     student.compile(**CLASSIFICATION.compiled(student, config))
-    student.optimizer.build(student.trainable_variables)  # saved whole: it loads without a warning
+    # built, so that model.keras loads without a warning (an unused RMSprop: AdamW trained the
+    # wrapper, whose variables it holds)
+    student.optimizer.build(student.trainable_variables)
     student_weights = str(Path(folder) / "best_student.weights.h5")
     student.save_weights(student_weights)
-    Path(best_weights).unlink()
-    return finish_run(student, data, config, test, folder, student_weights, fit_seconds)
+    finished = finish_run(student, data, config, test, folder, student_weights, fit_seconds)
+    Path(best_weights).unlink()  # the wrapper's, kept until the run's files are written
+    return finished
 
 
 def main(argv):
@@ -110,9 +122,11 @@ def main(argv):
     parser.add_argument("--guide-weight", type=float, default=2.5)
     guide, flags = parser.parse_known_args(argv)
     spec = resolved_spec(run_spec(flags), keep_files=True)
+    if spec.init_from or spec.distribute or spec.in_a_group:
+        parser.error("--init-from, --distribute and process groups are for vit_small_ds_train")
     data = spec.split_data()
     spec, chosen = chosen_for_data(spec, data)
-    teacher, _ = load_pretrained(guide.guide)
+    teacher, _ = _loaded_teacher(guide.guide, spec)
     keras.utils.set_random_seed(spec.train.seed)
     with using_dtype_policy(spec.train.dtype_policy):
         student = create_run_model(spec, data)  # the same weights as `vit_small_ds_train`'s
