@@ -28,6 +28,11 @@ def _heads_first(x):
     return ops.transpose(x, (0, 2, 1, 3))
 
 # %% ../../nbs/04_lsa.ipynb #b170fa0f
+def _copy(initializer):
+    "An initializer like `initializer`, unseeded ones drawing their own values."
+    return initializer.__class__.from_config(initializer.get_config())
+
+
 class ProjectedAttention(layers.Layer):
     """Multi-head self- or cross-attention with Keras' projections and its `(query, value)` call;
     subclasses define `attend`. The output has the width of the query; keys and values are both
@@ -63,8 +68,10 @@ class ProjectedAttention(layers.Layer):
             equation,
             output_shape=output_shape,
             bias_axes=bias_axes if self.use_bias else None,
-            kernel_initializer=self.kernel_initializer,
-            bias_initializer=self.bias_initializer,
+            # a copy each, as Keras' MultiHeadAttention makes: an unseeded Keras initializer draws
+            # the same values at every call, so one shared would start q, k and v equal
+            kernel_initializer=_copy(self.kernel_initializer),
+            bias_initializer=_copy(self.bias_initializer),
             kernel_constraint=kernel_constraint,
             name=name,
             # a mixed-precision layer computes its projections in bfloat16 too
@@ -123,6 +130,7 @@ def call(
     self: ProjectedAttention,
     query,
     value,
+    *,  # Keras' third is the key: an attention here takes its keys from `value`
     attention_mask=None,
     return_attention_scores=False,
     training=None,

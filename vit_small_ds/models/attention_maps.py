@@ -69,12 +69,12 @@ def plot_attention(image, maps, patch=None, ax=None):
         extent=(-0.5, image.shape[1] - 0.5, image.shape[0] - 0.5, -0.5),
     )
     if patch is not None:
-        cell = image.shape[0] / side
+        width, height = image.shape[1] / side, image.shape[0] / side  # of a patch, in pixels
         ax.add_patch(
             plt.Rectangle(
-                ((patch % side) * cell - 0.5, (patch // side) * cell - 0.5),
-                cell,
-                cell,
+                ((patch % side) * width - 0.5, (patch // side) * height - 0.5),
+                width,
+                height,
                 fill=False,
                 color="cyan",
             )

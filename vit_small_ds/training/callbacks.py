@@ -23,9 +23,9 @@ from .schedules import scheduled_optimizer
 # %% ../../nbs/09b_callbacks.ipynb #85fb71c3
 class EpochLog(keras.callbacks.CSVLogger):
     """Keras' `CSVLogger`, appending to `path` across restarts, with epochs counted from 1 (as Keras
-    prints them), each epoch's `epoch_seconds` and the `learning_rate` its last step used. The
-    first epoch of a fit drops the rows of that epoch and later ones, so an epoch that runs again
-    has one row."""
+    prints them), each epoch's `epoch_seconds` and the `learning_rate` at its end (the next step's
+    rate). The first epoch of a fit drops the rows of that epoch and later ones, so an epoch that
+    runs again has one row."""
 
     def __init__(self, path):
         super().__init__(str(path), append=True)
