@@ -27,7 +27,7 @@ from vit_small_ds.deploy.formats import (
     _check_export,
     signature_path,
 )
-from .inference import recorded_run, run_data, scoring_of
+from .inference import check_classes, recorded_run, run_data, scoring_of
 from ..models.saving import load_pretrained
 from ..training.scoring import loss_and_metrics
 
@@ -221,6 +221,7 @@ def evaluate_artifact(
     origin = recorded_run(signature.get("run_config"))
     input_shape = tuple(signature["input"]["shape"][1:])
     data = run_data(input_shape, origin.spec, origin.files_hash, dataset, data_dir)
+    check_classes(data, signature["output"]["shape"][-1])
     check_positive_int(batch_size=batch_size)
     ran, flip = scoring_of(origin.train, test_time_flip)
     run = artifact_runner(source)

@@ -55,8 +55,9 @@ CALIBRATION_IMAGES = 512  # training images that calibrate `int8_static`
 
 
 def signature_path(path) -> Path:
-    "Where the signature of the artifact at `path` is written: beside it, its name and `.json`."
-    return Path(f"{path}.json")
+    """Where the signature of the artifact at `path` is written: beside it, its name and `.json` (a
+    SavedModel folder's too when named with a trailing slash)."""
+    return Path(f"{Path(path)}.json")
 
 
 def is_artifact(path) -> bool:

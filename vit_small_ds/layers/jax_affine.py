@@ -151,4 +151,18 @@ class RandomTranslation(CompiledOnJax, layers.RandomTranslation):
 @keras.saving.register_keras_serializable(package="vit_small_ds")
 class RandAugment(CompiledOnJax, layers.RandAugment):
     """Keras' `RandAugment` (its rotation, shear and translation interpolate), compiled with the
-    rest of the step on JAX."""
+    rest of the step on JAX, its rotations, shifts, brightness and contrast drawn both ways."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Keras hands every operation RandAugment's factor, (0, strength): rotations up to
+        # 360 * strength degrees, shifts, brightness and contrast, all one way. Each goes both ways
+        # here, up to RandAugment's largest at strength 1 (Cubuk et al. 2020, as timm draws them):
+        # 30 degrees, 45% of the side, a contrast factor of 1 +- strength
+        strength = self.factor[1]
+        self.random_rotation.factor = (-strength * 30 / 360, strength * 30 / 360)
+        shift = self.random_translation
+        shift.height_lower, shift.height_upper = -0.45 * strength, 0.45 * strength
+        shift.width_lower, shift.width_upper = -0.45 * strength, 0.45 * strength
+        self.random_brightness.factor = (-strength, strength)
+        self.random_contrast.factor = (strength, strength)

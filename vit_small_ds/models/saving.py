@@ -130,6 +130,10 @@ def load_pretrained(source: str, files_sha256: str = None):
     location, pinned = str(source), {}
     if location.startswith("hf://"):
         folder, pinned = hub_folder(location, files_sha256)
+    elif files_sha256 is not None:  # else the caller would take the files as checked
+        raise invalid_argument(
+            "files_sha256", files_sha256, "None for a local source: it pins a Hub download's files"
+        )
     else:
         folder = Path(location)
     model, info = _load(folder, location)
