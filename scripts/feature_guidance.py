@@ -84,7 +84,9 @@ class GuidedStudent(keras.Model):
             if tuple(augmented.shape[1:3]) != self.teacher_size:  # at the teacher's image size
                 augmented = ops.image.resize(augmented, self.teacher_size, interpolation="bilinear")
             targets = self.teacher_features(augmented, training=False)
-            self.add_loss(self.weight * sum(map(self._imitation, self.projections, tokens, targets)))
+            self.add_loss(
+                self.weight * sum(map(self._imitation, self.projections, tokens, targets))
+            )
         return logits
 
     def _imitation(self, projection, tokens, target):

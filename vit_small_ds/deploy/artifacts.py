@@ -68,8 +68,8 @@ def deployment_model(model: keras.Model) -> keras.Model:
 # %% ../../nbs/10c_deploy.ipynb #8fad4a9c
 def artifact_path(source, format: str = "saved_model", quantize: str = None) -> Path:
     """Where `export` writes `source` by default: `exported/`, the source's name (a model's, or the
-    last part of its path, its dots made `_`: a suffix names the format), `_` and the quantization if
-    any, and the format's suffix."""
+    last part of its path, its dots made `_`: a suffix names the format), `_` and the quantization
+    if any, and the format's suffix."""
     check_choice(EXPORT_FORMATS, format=format)
     name = (
         source.name

@@ -127,7 +127,7 @@ def run_data(
         )
     return data
 
-
+# %% ../../nbs/09f_inference.ipynb #7fb27b941602401d91542211134fc71a
 def check_classes(data, num_classes: int, class_names: list = None):
     """Refuse `data` unless it has the model's `num_classes` classes, named `class_names` in that
     order when they are known: else its labels would be scored as other classes."""
