@@ -27,7 +27,13 @@ from vit_small_ds.deploy.formats import (
     _check_export,
     signature_path,
 )
-from .inference import check_classes, recorded_run, run_data, scoring_of
+from vit_small_ds.deploy.inference import (
+    check_classes,
+    check_classifier,
+    recorded_run,
+    run_data,
+    scoring_of,
+)
 from ..models.saving import load_pretrained
 from ..training.scoring import loss_and_metrics
 
@@ -94,10 +100,7 @@ def export(
     path = Path(path or artifact_path(source, format, quantize))
     _check_export(path, format, quantize)
     model, info = (source, {}) if isinstance(source, keras.Model) else load_pretrained(source)
-    if len(model.output_shape) != 2:  # a pretraining run's encoder gives tokens
-        raise invalid_argument(
-            "source", model.name, "a classifier (a score per class); fine-tune an encoder first"
-        )
+    check_classifier(model, source)
     classes = model.output_shape[-1]
     class_names = [str(name) for name in class_names or info.get("class_names") or range(classes)]
     if len(class_names) != classes:
