@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..checks import check_fraction, check_positive_int, invalid_argument
+from ..checks import check_fraction, check_positive_int, invalid_argument, some_names
 from .folders import has_test_folder, image_folder_files, train_and_test_files
 from .named import NAMED_DATASETS, _load_named
 
@@ -127,9 +127,8 @@ def check_splits(data: ImageDataset, validation_split: float = None, held_outs: 
         if validation_split:
             fewest = _fewest_images(validation_split, held_outs)
             needed = f"; with validation_split={validation_split}, a class needs at least {fewest}"
-        more = f" and {len(untrained) - 5} more" if len(untrained) > 5 else ""
         verb = "has" if len(untrained) == 1 else "have"
-        wanted = f"training images of every class, but {', '.join(untrained[:5])}{more} {verb} none"
+        wanted = f"training images of every class, but {some_names(untrained, 5)} {verb} none"
         if empty:
             wanted = f"images in every split, but its {empty[0]} split is empty"
         raise invalid_argument(

@@ -103,8 +103,8 @@ def _size_and_time(path: str) -> tuple:
 
 def decoded_file(files: ImageFiles, prefix: str) -> np.memmap:
     """`files` decoded into a file at `prefix` (once: a later run reads it) and memory-mapped. The
-    file's name holds a key of the images it holds (their paths, sizes and times), so that it never
-    serves other images, nor images since rewritten."""
+    file's name holds a key of the images it holds (their paths, sizes and modification times), so
+    that it serves neither other images nor images rewritten since."""
     stamps = [(path, *_size_and_time(path)) for path in files.paths.tolist()]
     key = hashlib.sha256(repr((stamps, files.shape)).encode()).hexdigest()
     path = f"{prefix}-{key[:16]}.npy"

@@ -7,13 +7,14 @@ __all__ = ['recorded_run', 'check_classifier', 'scoring_of', 'run_data', 'check_
            'image_files', 'predict']
 
 # %% ../../nbs/09f_inference.ipynb #f8aa43c1
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import keras
 import numpy as np
 
-from ..checks import check_positive_int, invalid_argument
+from ..checks import check_positive_int, invalid_argument, some_names
 from ..data.folders import ImageFiles, has_test_folder, image_header
 from ..data.datasets import is_named, load_dataset
 from ..data.pipeline import make_pipeline
@@ -135,21 +136,22 @@ def run_data(
 
 # %% ../../nbs/09f_inference.ipynb #7fb27b941602401d91542211134fc71a
 def check_classes(data, num_classes: int, class_names: list = None):
-    """Refuse `data` unless it has the model's `num_classes` classes, named `class_names` in that
-    order when they are known: else its labels would be scored as other classes."""
-    named = class_names is not None and list(data.class_names) != list(class_names)
-    if data.num_classes != num_classes or named:
-        model_classes = f"{num_classes}" + (f" ({_some(class_names)})" if class_names else "")
+    """Refuse `data` unless it has the model's `num_classes` classes; warn when the model's
+    `class_names` are known and `data` names its classes otherwise (a folder cannot be named
+    "T-shirt/top"): its labels are scored by their place in the list."""
+    if data.num_classes != num_classes:
         raise invalid_argument(
             "dataset",
             data.name,
-            f"the model's {model_classes} classes, but it has {data.num_classes} "
-            f"({_some(data.class_names)})",
+            f"images of the model's {num_classes} classes, but it has {data.num_classes} "
+            f"({some_names(data.class_names, 5)})",
         )
-
-
-def _some(names: list, shown: int = 5) -> str:
-    return ", ".join(map(str, names[:shown])) + (", ..." if len(names) > shown else "")
+    if class_names is not None and list(data.class_names) != list(class_names):
+        print(
+            f"warning: {data.name!r} names its classes {some_names(data.class_names, 5)}, the "
+            f"model {some_names(class_names, 5)}: each is scored as the model's class in its place",
+            file=sys.stderr,
+        )
 
 # %% ../../nbs/09f_inference.ipynb #096fa105
 def evaluate(

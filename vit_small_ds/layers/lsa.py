@@ -28,9 +28,13 @@ def _heads_first(x):
     return ops.transpose(x, (0, 2, 1, 3))
 
 # %% ../../nbs/04_lsa.ipynb #b170fa0f
-def _copy(initializer):
-    "An initializer like `initializer`, unseeded ones drawing their own values."
-    return initializer.__class__.from_config(initializer.get_config())
+def _copy(initializer, offset: int):
+    """An initializer like `initializer` that draws its own values: unseeded, or at its seed plus
+    `offset`."""
+    config = initializer.get_config()
+    if isinstance(config.get("seed"), int):
+        config["seed"] += offset
+    return initializer.__class__.from_config(config)
 
 
 class ProjectedAttention(layers.Layer):
@@ -64,14 +68,15 @@ class ProjectedAttention(layers.Layer):
         self.dropout_layer = Dropout(dropout, dtype=self.dtype_policy)
 
     def _dense(self, equation, output_shape, bias_axes, name, kernel_constraint=None):
+        offset = ("query", "key", "value", "attention_output").index(name)  # of a seed
         return TokenDense(
             equation,
             output_shape=output_shape,
             bias_axes=bias_axes if self.use_bias else None,
             # a copy each, as Keras' MultiHeadAttention makes: an unseeded Keras initializer draws
             # the same values at every call, so one shared would start q, k and v equal
-            kernel_initializer=_copy(self.kernel_initializer),
-            bias_initializer=_copy(self.bias_initializer),
+            kernel_initializer=_copy(self.kernel_initializer, offset),
+            bias_initializer=_copy(self.bias_initializer, offset),
             kernel_constraint=kernel_constraint,
             name=name,
             # a mixed-precision layer computes its projections in bfloat16 too
@@ -378,7 +383,9 @@ class LinearAttention(ProjectedAttention):
     supported: it would need the T x T matrix this variant avoids.
     """
 
-    def call(self, query, value, attention_mask=None, return_attention_scores=False, training=None):
+    def call(
+        self, query, value, *, attention_mask=None, return_attention_scores=False, training=None
+    ):
         if attention_mask is not None:
             raise ValueError(
                 "LinearAttention supports only `diagonal_mask`; pass "

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import keras
 
-from ..checks import invalid_argument
+from ..checks import invalid_argument, some_names
 from .keras2 import is_savedmodel, load_keras2_savedmodel
 
 # %% ../../nbs/10_saving.ipynb #7144692a
@@ -166,7 +166,7 @@ def _load(folder: Path, location: str):
             "written by save_pretrained, a Keras 2 SavedModel, or hf://user/name."
         )
     found = (
-        _some_names(sorted(p.name for p in folder.iterdir()))
+        some_names(sorted(p.name for p in folder.iterdir()))
         if folder.is_dir()
         else "a file that is not a .keras model"
     )
@@ -177,12 +177,6 @@ def _load(folder: Path, location: str):
     )
 
 # %% ../../nbs/10_saving.ipynb #ea95989f
-def _some_names(names: list, shown: int = 8) -> str:
-    "The first `shown` of `names`, and how many more there are."
-    more = f" and {len(names) - shown} more" if len(names) > shown else ""
-    return (", ".join(names[:shown]) or "nothing") + more
-
-
 def _run_info(model_file: Path, location: str) -> dict:
     """What the run folder of `model_file` says of it: its `config.json` and `class_names.json`,
     where they are."""
