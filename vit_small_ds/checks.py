@@ -37,7 +37,7 @@ def _check_each(arguments: dict, ok, expected: str):
 def _is_int(value):
     return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
 
-# %% ../nbs/00_checks.ipynb #c1bf98ec
+# %% ../nbs/00_checks.ipynb #eb9800ea
 def some_names(names: list, shown: int = 8) -> str:
     "The first `shown` of `names`, and how many more there are: a long list in a one-line error."
     more = f" and {len(names) - shown} more" if len(names) > shown else ""

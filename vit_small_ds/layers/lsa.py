@@ -27,7 +27,7 @@ def _heads_first(x):
     "Swap the tokens and heads axes: (B, T, heads, dim) <-> (B, heads, T, dim)."
     return ops.transpose(x, (0, 2, 1, 3))
 
-# %% ../../nbs/04_lsa.ipynb #b170fa0f
+
 def _copy(initializer, offset: int):
     """An initializer like `initializer` that draws its own values: unseeded, or at its seed plus
     `offset`."""
@@ -36,7 +36,7 @@ def _copy(initializer, offset: int):
         config["seed"] += offset
     return initializer.__class__.from_config(config)
 
-
+# %% ../../nbs/04_lsa.ipynb #b170fa0f
 class ProjectedAttention(layers.Layer):
     """Multi-head self- or cross-attention with Keras' projections and its `(query, value)` call;
     subclasses define `attend`. The output has the width of the query; keys and values are both
