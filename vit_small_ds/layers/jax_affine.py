@@ -157,8 +157,8 @@ class RandAugment(CompiledOnJax, layers.RandAugment):
         super().__init__(*args, **kwargs)
         # Keras hands every operation RandAugment's factor, (0, strength): rotations up to
         # 360 * strength degrees, shifts, brightness and contrast, all one way. Each goes both ways
-        # here, up to RandAugment's largest at strength 1 (Cubuk et al. 2020, as timm draws them):
-        # 30 degrees, 45% of the side, a contrast factor of 1 +- strength
+        # here: rotations and shifts up to RandAugment's largest at strength 1 (Cubuk et al. 2020,
+        # as timm draws them: 30 degrees, 45% of the side), brightness and contrast at Keras' scale
         strength = self.factor[1]
         self.random_rotation.factor = (-strength * 30 / 360, strength * 30 / 360)
         shift = self.random_translation
