@@ -123,7 +123,8 @@ def main(argv):
     parser.add_argument("--guide", required=True, help="a finished CNN run folder")
     parser.add_argument("--guide-weight", type=float, default=2.5)
     guide, flags = parser.parse_known_args(argv)
-    spec = resolved_spec(run_spec(flags), keep_files=True)
+    asked = run_spec(flags)
+    spec = resolved_spec(asked, keep_files=True)
     if spec.init_from or spec.distribute or spec.in_a_group:
         parser.error("--init-from, --distribute and process groups are for vit_small_ds_train")
     data = spec.split_data()
@@ -132,7 +133,7 @@ def main(argv):
     keras.utils.set_random_seed(spec.train.seed)
     with using_dtype_policy(spec.train.dtype_policy):
         student = create_run_model(spec, data)  # the same weights as `vit_small_ds_train`'s
-        say_what_runs(student, data, spec.train.dtype_policy, chosen)
+        say_what_runs(student, data, asked.train.dtype_policy, chosen)
         model = GuidedStudent(student, teacher, guide.guide_weight)
         spec = replace(spec, train=checked_config(student, data, spec.train))
         record = run_record(spec, student, chosen) | {"guide": vars(guide)}

@@ -161,8 +161,8 @@ class RandAugment(CompiledOnJax, layers.RandAugment):
         # as timm draws them: 30 degrees, 45% of the side), brightness and contrast at Keras' scale
         strength = self.factor[1]
         self.random_rotation.factor = (-strength * 30 / 360, strength * 30 / 360)
-        shift = self.random_translation
-        shift.height_lower, shift.height_upper = -0.45 * strength, 0.45 * strength
-        shift.width_lower, shift.width_upper = -0.45 * strength, 0.45 * strength
+        shift, reach = self.random_translation, 0.45 * strength
+        shift.height_lower, shift.height_upper = -reach, reach
+        shift.width_lower, shift.width_upper = -reach, reach
         self.random_brightness.factor = (-strength, strength)
         self.random_contrast.factor = (strength, strength)
