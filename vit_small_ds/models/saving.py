@@ -104,6 +104,14 @@ def save_pretrained(
             api.upload_file(path_or_fileobj=text.encode(), path_in_repo=name, repo_id=location[5:])
     else:
         folder = Path(location)
+        if (folder / "config.json").exists() and not (folder / "vit_small_ds.json").exists():
+            raise invalid_argument(
+                "path_or_hf_uri",
+                location,
+                "a new folder or one `save_pretrained` wrote, but its config.json is another's "
+                "(a run folder's?), which Keras' would replace",
+                FileExistsError,
+            )
         folder.mkdir(parents=True, exist_ok=True)
         # Keras' save fails where an earlier save left assets/
         shutil.rmtree(folder / "assets", ignore_errors=True)
