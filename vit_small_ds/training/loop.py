@@ -44,6 +44,7 @@ from vit_small_ds.training.time_budget import (
     plan_budget,
     planned_epochs,
     probe_batches,
+    training_deadline,
 )
 
 # %% ../../nbs/09_training.ipynb #222fab69
@@ -174,7 +175,7 @@ def _time_budget(
         batches = probe_batches(data, config.batch_size, *batch_maps)
         plan = plan_budget(model, *batches, config.time_budget, started, steps_per_epoch, val_steps)
         write_json(plan_file, plan)
-    deadline = None if resuming else started + 60 * config.time_budget
+    deadline = None if resuming else training_deadline(started, config.time_budget)
     fit_schedule = FitScheduleToDeadline(steps_per_epoch, deadline)
     return replace(config, epochs=plan["epochs"]), fit_schedule, plan["steps"]
 

@@ -106,6 +106,13 @@ class CosineAdamW(keras.optimizers.AdamW):
             "warmup_steps": self.warmup_steps,
         }
 
+    @classmethod
+    def from_config(cls, config):
+        # a time budget's plan may end inside the warm-up, where the run went far slower than its
+        # probe; built with a schedule past it, the optimizer then loads the saved `total_steps`
+        steps = {"total_steps": max(config["total_steps"], config["warmup_steps"] + 1)}
+        return super().from_config({**config, **steps})
+
 # %% ../../nbs/07_schedules.ipynb #b87d3500
 def scheduled_optimizer(model: keras.Model) -> CosineAdamW:
     """`model`'s optimizer, or the one inside the loss scaling that `compile` wraps it in under
