@@ -53,7 +53,7 @@ class ImageDataset:
 def stratified_split(y, fraction, seed=42):
     """Indices `(keep, held_out)` that hold out `fraction` of every class of labels `y`, drawn with
     `seed`."""
-    check_fraction(validation_split=fraction)
+    check_fraction(fraction=fraction)
     rng = np.random.default_rng(seed)
     held_out = [np.array([], np.int64)]  # none, for no labels
     for label in np.unique(y):

@@ -10,6 +10,8 @@ import keras
 import numpy as np
 from keras import layers, ops
 
+from ..checks import check_positive, invalid_argument
+
 # %% ../../nbs/02d_label_mixing.ipynb #17247a58
 def one_hot_labels(num_classes: int):
     "A `batch_map` for `make_pipeline` that one-hot encodes the labels."
@@ -30,6 +32,11 @@ def unmixed_targets(num_classes: int):
 def label_mixing(num_classes: int, mixup_alpha: float = 0.8, cutmix_alpha: float = 1.0):
     """A `batch_map` for `make_pipeline`: one-hot labels (or the probability vectors given, such as
     distillation's targets), then MixUp or CutMix (each with probability 1/2)."""
+    check_positive(mixup_alpha=mixup_alpha)
+    if not (isinstance(cutmix_alpha, (int, float)) and 0 < cutmix_alpha <= 1):
+        raise invalid_argument(
+            "cutmix_alpha", cutmix_alpha, "a number in (0, 1], which Keras' CutMix takes"
+        )
     # float32 whatever the global policy: a run under mixed precision makes them, and the model
     # casts its own input
     mixup = layers.MixUp(alpha=mixup_alpha, dtype="float32")

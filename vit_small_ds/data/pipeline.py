@@ -68,7 +68,9 @@ class Batches(keras.utils.PyDataset):
         if self.batch_map is None:
             return images, labels
         # below 2**31: a seed every backend's generators take
-        batch_seed = np.random.SeedSequence([self.seed, self.epoch, index]).generate_state(1)[0]
+        # each process of a group draws its own mixing for its part of the batch
+        key = [self.seed, self.epoch, index, *(self.part or ())]
+        batch_seed = np.random.SeedSequence(key).generate_state(1)[0]
         return self.batch_map(images, labels, int(batch_seed) >> 1)
 
     def start_epoch(self, epoch: int):

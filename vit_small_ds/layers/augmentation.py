@@ -12,6 +12,7 @@ import keras
 import numpy as np
 from keras import layers, ops
 
+from ..checks import invalid_argument
 from ..data.folders import ImageFiles
 from vit_small_ds.layers.jax_affine import (
     RandAugment,
@@ -201,6 +202,10 @@ def paper_augmentation(
 def random_erasing(probability: float = 0.25, max_area: float = 0.4, seed=None):
     """Keras' `RandomErasing`: with `probability` per image, a box of 2% to `max_area` of the image
     set to 0 (the mean, after a recipe's normalisation)."""
+    if not 0 <= probability <= 1:
+        raise invalid_argument("probability", probability, "a probability in [0, 1]")
+    if not 0.02 < max_area <= 1:
+        raise invalid_argument("max_area", max_area, "a share of the image in (0.02, 1]")
     # Keras' RandomErasing does not compile in float16 on TensorFlow (no float16 kernel for the
     # range it draws boxes from): under mixed_float16 it erases in float32
     float16 = keras.config.dtype_policy().compute_dtype == "float16"
