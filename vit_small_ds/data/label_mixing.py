@@ -32,8 +32,8 @@ def unmixed_targets(num_classes: int):
 def label_mixing(num_classes: int, mixup_alpha: float = 0.8, cutmix_alpha: float = 1.0):
     """A `batch_map` for `make_pipeline`: one-hot labels (or the probability vectors given, such as
     distillation's targets), then MixUp or CutMix (each with probability 1/2)."""
-    check_positive(mixup_alpha=mixup_alpha)
-    if not (isinstance(cutmix_alpha, (int, float)) and 0 < cutmix_alpha <= 1):
+    check_positive(mixup_alpha=mixup_alpha, cutmix_alpha=cutmix_alpha)
+    if cutmix_alpha > 1:
         raise invalid_argument(
             "cutmix_alpha", cutmix_alpha, "a number in (0, 1], which Keras' CutMix takes"
         )

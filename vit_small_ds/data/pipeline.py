@@ -67,11 +67,9 @@ class Batches(keras.utils.PyDataset):
         labels = ops.convert_to_tensor(self.y[rows])
         if self.batch_map is None:
             return images, labels
-        # below 2**31: a seed every backend's generators take
-        # each process of a group draws its own mixing for its part of the batch
-        key = [self.seed, self.epoch, index, *(self.part or ())]
-        batch_seed = np.random.SeedSequence(key).generate_state(1)[0]
-        return self.batch_map(images, labels, int(batch_seed) >> 1)
+        # each process of a group draws its own; below 2**31: a seed every backend's generators take
+        key = np.random.SeedSequence([self.seed, self.epoch, index, *(self.part or ())])
+        return self.batch_map(images, labels, int(key.generate_state(1)[0]) >> 1)
 
     def start_epoch(self, epoch: int):
         "Make the batches of `epoch` (from 0) next: a resumed run goes on in the order it left."

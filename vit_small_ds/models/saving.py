@@ -70,6 +70,12 @@ Classes: {", ".join(map(str, info.get("class_names") or [])) or "not recorded"}.
 """
 
 # %% ../../nbs/10_saving.ipynb #10193dba
+def _holds_keras_config(folder: Path) -> bool:
+    "Whether `folder` has no config.json, or Keras' (a model's class and config)."
+    config = folder / "config.json"
+    return not config.exists() or "class_name" in json.loads(config.read_text())
+
+
 def save_pretrained(
     model: keras.Model,
     path_or_hf_uri: str,
@@ -104,11 +110,11 @@ def save_pretrained(
             api.upload_file(path_or_fileobj=text.encode(), path_in_repo=name, repo_id=location[5:])
     else:
         folder = Path(location)
-        if (folder / "config.json").exists() and not (folder / "vit_small_ds.json").exists():
+        if not _holds_keras_config(folder):
             raise invalid_argument(
                 "path_or_hf_uri",
                 location,
-                "a new folder or one `save_pretrained` wrote, but its config.json is another's "
+                "a new folder or a saved model's, but its config.json is not a Keras model's "
                 "(a run folder's?), which Keras' would replace",
                 FileExistsError,
             )

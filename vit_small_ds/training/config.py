@@ -50,7 +50,7 @@ class TrainConfig:
 
     # epochs to train; None: about 54,000 images' worth (`TRAINING_IMAGES`), 10 of the sample
     epochs: int = field(default=None, metadata=POSITIVE_INT)
-    # minutes of training: the epochs planned to end the schedule on time (instead of `epochs`)
+    # minutes of the run, training ending at 95% of them: its epochs planned (instead of `epochs`)
     time_budget: float = field(default=None, metadata=POSITIVE)
     # stop after this many epochs without a better validation accuracy
     patience: int = field(default=None, metadata=POSITIVE_INT)

@@ -79,14 +79,10 @@ def predict_probabilities(model: keras.Model, images, batch_size: int = 256) -> 
     return ops.convert_to_numpy(ops.softmax(logits))
 
 # %% ../../nbs/08a_scoring.ipynb #939cd31d
-def _input_like(model: keras.Model):
-    return keras.Input(model.input_shape[1:], dtype=model.inputs[0].dtype, name="images")
-
-
 def with_test_time_flip(model: keras.Model) -> keras.Model:
     """`model` scoring each image and its mirror image (left-right): logits whose softmax is the
     mean of the two class-probability vectors."""
-    images = _input_like(model)
+    images = keras.Input(model.input_shape[1:], dtype=model.inputs[0].dtype, name="images")
     log_probabilities = [
         ops.log_softmax(ops.cast(model(x), "float32"))
         for x in (images, ops.flip(images, axis=2))  # (n, height, width, channels)
@@ -106,9 +102,8 @@ def compiled_for_scoring(
     and metrics of a run; `model` keeps its own compilation, its optimizer's state with it."""
     if test_time_flip:
         scored = with_test_time_flip(model)
-    else:  # a new model over the same layers
-        images = _input_like(model)
-        scored = keras.Model(images, model(images), name=model.name)
+    else:  # a new model over the same graph
+        scored = keras.Model(model.inputs, model.outputs, name=model.name)
     loss, metrics = loss_and_metrics(one_hot, label_smoothing, model.output_shape[-1])
     scored.compile(loss=loss, metrics=metrics)
     return scored
