@@ -144,7 +144,7 @@ def schedule_steps():
     import keras
 
     from vit_small_ds.cli.benchmark import training_on_random_data
-    from vit_small_ds.training.devices import using_dtype_policy
+    from vit_small_ds.training.hardware import using_dtype_policy
 
     with using_dtype_policy("mixed_bfloat16"):
         steps = []

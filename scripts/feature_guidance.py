@@ -27,7 +27,7 @@ from keras import layers, ops
 
 from vit_small_ds.cli.commands import run_spec
 from vit_small_ds.layers.augmentation import normalization_layers
-from vit_small_ds.training.devices import using_dtype_policy
+from vit_small_ds.training.hardware import using_dtype_policy
 from vit_small_ds.training.loop import CLASSIFICATION, Objective, run_experiment
 from vit_small_ds.training.run import (
     _loaded_teacher,

@@ -19,7 +19,7 @@ import tensorflow as tf
 from tensorflow.tsl.profiler.protobuf import xplane_pb2
 
 from vit_small_ds.cli.benchmark import training_on_random_data
-from vit_small_ds.training.devices import using_dtype_policy
+from vit_small_ds.training.hardware import using_dtype_policy
 
 WRAPPERS = ("Process", "Run")  # events that contain the ops rather than being ops
 

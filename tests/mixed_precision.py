@@ -23,7 +23,7 @@ from vit_small_ds.layers.jax_affine import (
     RandomTranslation,
     RandomZoom,
 )
-from vit_small_ds.training.devices import using_dtype_policy
+from vit_small_ds.training.hardware import using_dtype_policy
 from vit_small_ds.training.loop import run_experiment
 from vit_small_ds.layers.lsa import (
     CosineAttention,

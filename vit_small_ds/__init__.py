@@ -89,7 +89,7 @@ if not _IN_A_COMMAND:
     from vit_small_ds.models.attention_maps import attention_maps, plot_attention
     from vit_small_ds.models.registry import create_model, list_models, list_presets, list_recipes
     from vit_small_ds.models.saving import load_pretrained, save_pretrained
-    from vit_small_ds.training.devices import using_dtype_policy
+    from vit_small_ds.training.hardware import using_dtype_policy
     from vit_small_ds.training.finetuning import backbone, features
     from vit_small_ds.training.config import TrainConfig
     from vit_small_ds.training.pretraining import Pretraining, pretrain
@@ -117,7 +117,7 @@ _FORMER_MODULES = {
     "shiftvit": ("models.shiftvit", "models.shiftvit_config"),
     "vit": ("models.vit", "models.vit_config"),
     "callbacks": ("training.callbacks",),
-    "devices": ("training.devices", "training.config"),
+    "devices": ("training.devices", "training.hardware", "training.config"),
     "distillation": ("training.distillation", "training.config"),
     "finetuning": ("training.finetuning",),
     "run": ("training.run", "training.spec"),

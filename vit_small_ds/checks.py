@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['POSITIVE_INT', 'POSITIVE_INTS', 'POSITIVE', 'RATE', 'FRACTION', 'ATTENTION_KINDS', 'invalid_argument', 'some_names',
            'check_positive_int', 'check_non_negative_int', 'check_positive_ints', 'check_positive', 'check_rate',
-           'check_fraction', 'check_choice', 'check_fields', 'check_patch_size', 'check_conv_layers',
+           'check_fraction', 'check_choice', 'check_fields', 'check_patch_size', 'check_conv_layers', 'uint8_images',
            'deprecated_alias', 'former_module_names', 'FormerModules']
 
 # %% ../nbs/00_checks.ipynb #6581de38
@@ -143,6 +143,29 @@ def check_conv_layers(conv_layers: int, image_size: int):
 
 # the kinds of attention that `layers.lsa.make_attention` builds
 ATTENTION_KINDS = ("standard", "cosine", "linear")
+
+# %% ../nbs/00_checks.ipynb #ae8ac6a4
+def uint8_images(images, input_shape: tuple, name: str = "images") -> np.ndarray:
+    """`images` as a uint8 batch `(n, *input_shape)`, n >= 1: pixels 0-255 as whole numbers, in any
+    dtype; anything else is refused by `name`, not cast (a cast turns pixels scaled to [0, 1]
+    into 0s and 1s, and wraps values past 255)."""
+    array = np.asarray(images)
+    if len(array) == 0 or array.shape[1:] != tuple(input_shape):
+        raise invalid_argument(
+            name,
+            f"shape {array.shape}",
+            f"a batch of shape (n, {', '.join(map(str, input_shape))})",
+        )
+    if array.dtype != np.uint8 and not (
+        np.issubdtype(array.dtype, np.number)
+        and np.all((array >= 0) & (array <= 255) & (array == np.round(array)))
+    ):
+        raise invalid_argument(
+            name,
+            f"{array.dtype} values from {array.min()} to {array.max()}",
+            "pixels 0-255 as whole numbers (uint8): the model scales them itself",
+        )
+    return array.astype(np.uint8)
 
 # %% ../nbs/00_checks.ipynb #3b6e71a8
 def deprecated_alias(function, former_name: str):

@@ -13,7 +13,8 @@ import numpy as np
 from keras import ops
 
 from ..checks import check_choice, check_positive_int
-from ..training.devices import environment, resolve_dtype_policy, using_dtype_policy
+from ..training.devices import environment
+from ..training.hardware import resolve_dtype_policy, using_dtype_policy
 from ..models.registry import create_model, list_presets, model_recipe
 from ..training.time_budget import seconds_per_call
 from ..training.config import TrainConfig
@@ -48,7 +49,7 @@ def benchmark(
     repeats: int = 3,  # repeats; the median is reported
     warmup: int = 3,  # untimed steps first (compilation)
     # the compute dtype: float32, mixed_bfloat16, mixed_float16, or auto (see
-    # `devices.resolve_dtype_policy`); None: a training run's (`TrainConfig.dtype_policy`)
+    # `hardware.resolve_dtype_policy`); None: a training run's (`TrainConfig.dtype_policy`)
     dtype_policy: str = None,
     matmul_size: int = 2048,  # side of the square matmul that measures the machine's peak
     # train_on_batch: one call per step, as the keras-io example's benchmark; fit: `model.fit` over
@@ -156,7 +157,8 @@ def _benchmark(
         "matmul_gflops": round(peak, 2),
         "peak_fraction": round(achieved / peak, 4),
         "loop": loop,
-        "steps_per_execution": model.steps_per_execution,
+        # the steps a call ran: train_on_batch runs one, and an epoch of fewer steps runs them all
+        "steps_per_execution": min(model.steps_per_execution, steps) if loop == "fit" else 1,
         "steps": steps,
         "repeats": repeats,
         **environment(),

@@ -36,10 +36,8 @@ class Batches(keras.utils.PyDataset):
     ):
         check_positive_int(batch_size=batch_size, repeats=repeats)
         on_host = isinstance(x, (ImageFiles, np.memmap))
-        # files: the next batches decoded (each by `DECODE_THREADS` threads) while a step trains,
-        # at most four waiting, as each holds a batch of decoded images (Keras' default is ten)
-        files = isinstance(x, ImageFiles)
-        super().__init__(workers=2 if files else 1, max_queue_size=4 if files else 10)
+        # files: decoded ahead by `DECODE_THREADS` threads each, four batches at most (Keras': ten)
+        super().__init__(**(dict(workers=2, max_queue_size=4) if isinstance(x, ImageFiles) else {}))
         self.x = x if on_host else ops.convert_to_tensor(x)  # on the device, once
         self.y, self.on_host = np.asarray(y), on_host
         self.batch_size, self.training, self.seed = batch_size, training, seed

@@ -20,7 +20,7 @@ import numpy as np
 from keras import layers, ops
 
 from ..layers.augmentation import normalization_layers, refresh_normalization
-from ..checks import check_choice, check_positive_int, invalid_argument
+from ..checks import check_choice, check_positive_int, invalid_argument, uint8_images
 from vit_small_ds.deploy.formats import (
     CALIBRATION_IMAGES,
     EXPORT_FORMATS,
@@ -112,6 +112,10 @@ def export(
         )
     if quantize == "int8_static" and calibration_images is None:
         calibration_images = _run_calibration_images(run_config, model.input_shape[1:])
+    elif calibration_images is not None:
+        calibration_images = uint8_images(
+            calibration_images, model.input_shape[1:], "calibration_images"
+        )
     path.parent.mkdir(parents=True, exist_ok=True)
     if keras.backend.backend() == "tensorflow":
         _write_artifact(model, path, format, quantize, calibration_images)
@@ -170,7 +174,7 @@ def _write_on_tensorflow(model, path: Path, format: str, quantize, calibration_i
         model.save(saved)
         if calibration_images is not None:
             calibration = str(Path(scratch, "calibration.npy"))
-            np.save(calibration, np.asarray(calibration_images, np.uint8))
+            np.save(calibration, calibration_images)
         done = subprocess.run(
             [
                 sys.executable,
@@ -196,9 +200,11 @@ def artifact_runner(path):
     """A function from uint8 images `(B, H, W, C)` to probabilities `(B, classes)`: the artifact
     at `path` loaded once by its own runtime, from its signature alone."""
     signature = json.loads(signature_path(path).read_text())
-    return EXPORT_FORMATS[signature["format"]].runner(
+    run = EXPORT_FORMATS[signature["format"]].runner(
         path, signature["input"]["name"], signature["output"]["name"]
     )
+    input_shape = tuple(signature["input"]["shape"][1:])
+    return lambda images: run(uint8_images(images, input_shape))
 
 
 def run_artifact(path, images) -> np.ndarray:

@@ -8,6 +8,7 @@ __all__ = ['SERVING_SIGNATURE', 'QUANTIZATIONS', 'CALIBRATION_IMAGES', 'EXPORT_F
 
 # %% ../../nbs/10d_export_formats.ipynb #8dd0d8092fe74a7c96281538738b07e2
 import contextlib
+import json
 import logging
 import math
 import tempfile
@@ -36,11 +37,10 @@ class ExportFormat:
     suffix: str  # the artifact's suffix; "" for a folder
     needs: tuple  # the modules it needs, from the `tensorflow` and `export` extras
     quantizations: tuple  # the names of the `QUANTIZATIONS` it can store
-    # (deployed model, path, quantize, calibration images) -> None: writes the artifact, on
-    # TensorFlow
+    # (deployed model, path, quantize, calibration images) -> None: writes it, on TensorFlow
     write: Callable
     tensor_names: Callable  # path -> (input name, output name), as its runtime knows them
-    # (path, input name, output name) -> a function from uint8 images to probabilities
+    # (path, input name, output name) -> a function from a uint8 array of images to probabilities
     runner: Callable
     signature: str = SERVING_SIGNATURE  # the signature its runner calls; None: it has none
 
@@ -61,8 +61,12 @@ def signature_path(path) -> Path:
 
 
 def is_artifact(path) -> bool:
-    "Whether `path` is an artifact that `export` wrote: its signature lies beside it."
-    return isinstance(path, (str, Path)) and signature_path(path).is_file()
+    "Whether `path` is an artifact that `export` wrote: beside it, its signature, which names it."
+    try:  # another JSON file of that name (a run's metrics, saved beside it) is no signature
+        signature = json.loads(signature_path(path).read_text())
+    except (OSError, TypeError, ValueError):  # no path, no such file, or not JSON
+        return False
+    return isinstance(signature, dict) and signature.get("artifact") == Path(path).name
 
 # %% ../../nbs/10d_export_formats.ipynb #82a9990f
 def _onnx_names(path: Path) -> tuple:
@@ -149,21 +153,15 @@ def _exact_resize_scales(path: Path):
 # %% ../../nbs/10d_export_formats.ipynb #5a1e0c02
 def _quantize_onnx(source: Path, path: Path, quantize: str, calibration_images):
     "The ONNX file `source` with its weights in int8 at `path`, as `QUANTIZATIONS[quantize]` says."
-    from onnxruntime.quantization import (
-        CalibrationDataReader,
-        QuantFormat,
-        QuantType,
-        quantize_dynamic,
-        quantize_static,
-    )
+    from onnxruntime import quantization as ort
 
     if quantize == "int8":
-        quantize_dynamic(source, path, weight_type=QuantType.QInt8)
+        ort.quantize_dynamic(source, path, weight_type=ort.QuantType.QInt8)
         return
     input_name = _onnx_names(source)[0]
-    batches = iter(np.array_split(np.asarray(calibration_images, np.uint8), 8))
+    batches = iter(np.array_split(calibration_images, 8))
 
-    class Calibration(CalibrationDataReader):
+    class Calibration(ort.CalibrationDataReader):
         def get_next(self):
             batch = next(batches, None)
             return None if batch is None else {input_name: batch}
@@ -171,15 +169,15 @@ def _quantize_onnx(source: Path, path: Path, quantize: str, calibration_images):
     # the matmuls and convolutions only: softmax, layer norm and GELU lose too much in int8. Their
     # int8 operators (QOperator) run faster on a CPU than float32 between quantize and dequantize
     # nodes (QDQ), which ONNX Runtime ran slower than float32 at batch 1 here.
-    quantize_static(
+    ort.quantize_static(
         source,
         path,
         Calibration(),
-        quant_format=QuantFormat.QOperator,
+        quant_format=ort.QuantFormat.QOperator,
         op_types_to_quantize=["MatMul", "Gemm", "Conv"],
         per_channel=True,
-        weight_type=QuantType.QInt8,
-        activation_type=QuantType.QUInt8,
+        weight_type=ort.QuantType.QInt8,
+        activation_type=ort.QuantType.QUInt8,
     )
 
 # %% ../../nbs/10d_export_formats.ipynb #8763a12b2bbd4a93a75aff182afb95dc
@@ -221,21 +219,21 @@ def _onnx_runner(path: Path, input_name: str, output_name: str):
     import onnxruntime
 
     session = onnxruntime.InferenceSession(str(path), providers=["CPUExecutionProvider"])
-    return lambda images: session.run([output_name], {input_name: np.asarray(images, np.uint8)})[0]
+    return lambda images: session.run([output_name], {input_name: images})[0]
 
 
 def _litert_runner(path: Path, input_name: str, output_name: str):
     from ai_edge_litert.interpreter import Interpreter
 
     runner = Interpreter(str(path)).get_signature_runner(SERVING_SIGNATURE)
-    return lambda images: runner(**{input_name: np.asarray(images, np.uint8)})[output_name]
+    return lambda images: runner(**{input_name: images})[output_name]
 
 
 def _saved_model_runner(path: Path, input_name: str, output_name: str):
     import tensorflow as tf
 
     serve = tf.saved_model.load(str(path)).signatures[SERVING_SIGNATURE]
-    return lambda images: serve(**{input_name: tf.constant(images, tf.uint8)})[output_name].numpy()
+    return lambda images: serve(**{input_name: tf.constant(images)})[output_name].numpy()
 
 # %% ../../nbs/10d_export_formats.ipynb #b118ea5561624da68c537baed56e602f
 EXPORT_FORMATS = {

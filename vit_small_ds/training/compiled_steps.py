@@ -51,7 +51,9 @@ def resolve_steps_per_execution(steps: int = None, time_budget: float = None) ->
     backend = keras.backend.backend()
     if backend == "torch" or (time_budget and not _scanned_here()):
         if steps not in (None, 1):
-            why = "on PyTorch" if backend == "torch" else "with a time budget on this backend"
+            why = {"torch": "on PyTorch", "tensorflow": "with a time budget on TensorFlow"}.get(
+                backend, "with a time budget in data-parallel training"
+            )
             raise invalid_argument("steps_per_execution", steps, f"1 {why}")
         return 1
     return steps or (ACCELERATOR_STEPS if accelerator() else 1)
@@ -62,10 +64,15 @@ def use_compiled_steps(model: keras.Model, steps_left=None):
     runs its n steps as one compiled loop on the device (`jax.lax.scan`), not n programs called
     from Python. `steps_left()`, if given, caps a call's steps (a time budget's plan may end inside
     it). TensorFlow compiles its own loop; on PyTorch, and for data-parallel training on JAX,
-    Keras' calls stay as they are."""
+    Keras' calls stay as they are. A model that runs eagerly or without XLA runs Keras' calls
+    too, one step each when `steps_left` is given."""
     steps = model.steps_per_execution
-    if steps > 1 and model.jit_compile and not model.run_eagerly and _scanned_here():
+    if steps == 1 or not _scanned_here():
+        return
+    if model.jit_compile and not model.run_eagerly:
         model.train_function = _scanned_train_function(model, steps, steps_left)
+    elif steps_left is not None:  # Keras' calls run all n steps: a plan could not end inside one
+        model.steps_per_execution = 1
 
 
 def _scanned_train_function(model, steps, steps_left):

@@ -38,7 +38,7 @@ def teacher_settings(*configs) -> dict:
 
 # %% ../../nbs/09i_train_config.ipynb #5529b185
 DISTILLATIONS = ("soft", "hard")  # what a teacher adds: its probabilities, or its most likely class
-# the compute dtype policies a run may ask for; 'auto': `devices.resolve_dtype_policy` picks
+# the compute dtype policies a run may ask for; 'auto': `hardware.resolve_dtype_policy` picks
 DTYPE_POLICIES = ("auto", "float32", "mixed_bfloat16", "mixed_float16")
 
 # %% ../../nbs/09i_train_config.ipynb #8ce0476b

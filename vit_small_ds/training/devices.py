@@ -5,8 +5,8 @@
 # %% auto #0
 __all__ = ['HEARTBEAT_SECONDS', 'data_parallel', 'replicas', 'check_batches_split', 'join_process_group', 'process_group',
            'batch_part', 'is_main_process', 'outside_distribution', 'wait_for_processes', 'ProcessGroupError',
-           'stops_with_the_group', 'main_process_says', 'gathered', 'cpu_description', 'fast_bfloat16',
-           'resolve_dtype_policy', 'using_dtype_policy', 'onednn_enabled', 'use_compilation_cache', 'environment']
+           'stops_with_the_group', 'group_stop_message', 'main_process_says', 'gathered', 'onednn_enabled',
+           'use_compilation_cache', 'environment']
 
 # %% ../../nbs/09d_devices.ipynb #fa6082c6
 import contextlib
@@ -21,7 +21,7 @@ import numpy as np
 from ..checks import check_choice, check_positive_int, invalid_argument
 from ..data.datasets import ImageDataset
 from .compiled_steps import accelerator
-from .config import DTYPE_POLICIES
+from .hardware import cpu_description
 
 # %% ../../nbs/09d_devices.ipynb #2e717b9d
 @contextlib.contextmanager
@@ -164,11 +164,17 @@ def stops_with_the_group():
         index, count = process_group()
         if count == 1:
             raise
-        raise ProcessGroupError(
-            f"Process {index} of {count} stopped ({type(error).__name__}: "
-            f"{str(error).splitlines()[0]}). When one process of a group stops, all do: run the "
-            "same commands again on every machine to resume from the last finished epoch."
-        ) from error
+        raise ProcessGroupError(group_stop_message(error, index, count)) from error
+
+
+def group_stop_message(error: Exception, index: int, count: int) -> str:
+    "What `stops_with_the_group` says when `error` stopped process `index` of `count`."
+    said = next(iter(str(error).splitlines()), "")  # its first line, if it says anything
+    what = f"{type(error).__name__}: {said}" if said else type(error).__name__
+    return (
+        f"Process {index} of {count} stopped ({what}). When one process of a group stops, all "
+        "do: run the same commands again on every machine to resume from the last finished epoch."
+    )
 
 
 def main_process_says(flag: bool) -> bool:
@@ -190,69 +196,6 @@ def gathered(model: keras.Model) -> keras.Model:
     )
     inputs = keras.Input(model.input_shape[1:], dtype=model.inputs[0].dtype)
     return keras.Model(inputs, replicated(model(inputs)), name=f"{model.name}_gathered")
-
-# %% ../../nbs/09d_devices.ipynb #7fb27b941602401d91542211134fc71a
-def _cpu_fields(cpuinfo: str = None) -> dict:
-    "The first processor's fields in Linux's /proc/cpuinfo (`cpuinfo`, its text); none elsewhere."
-    if cpuinfo is None:
-        path = Path("/proc/cpuinfo")
-        cpuinfo = path.read_text() if path.exists() else ""
-    lines = cpuinfo.split("\n\n")[0].splitlines()
-    return {key.strip(): value.strip() for key, _, value in (line.partition(":") for line in lines)}
-
-
-def cpu_description(cpuinfo: str = None) -> str:
-    """This machine's CPU as the results tables name it: model, cores and widest vector
-    instructions, e.g. 'AMD EPYC, 2 cores, AVX-512 with bfloat16' or 'AMD EPYC, 2 cores, AVX2'."""
-    fields = _cpu_fields(cpuinfo)
-    flags = set(fields.get("flags", "").split())
-    vectors = next((name for flag, name in _VECTORS if flag in flags), "no AVX")
-    model = fields.get("model name", platform.processor() or platform.machine())
-    return f"{model}, {os.cpu_count()} cores, {vectors}"
-
-
-_VECTORS = (("avx512_bf16", "AVX-512 with bfloat16"), ("avx512f", "AVX-512"), ("avx2", "AVX2"))
-
-# %% ../../nbs/09d_devices.ipynb #c2bc1ec6
-def fast_bfloat16() -> bool:
-    """Whether this process trains faster in bfloat16: on a GPU of compute capability 8.0+, a TPU,
-    or with TensorFlow on a CPU with bfloat16 instructions (XLA's CPU backend, JAX's, is slower
-    in bfloat16: 12_bench)."""
-    if keras.backend.backend() == "jax":
-        import jax
-
-        device = jax.devices()[0]
-        if device.platform == "tpu":
-            return True
-        return device.platform == "gpu" and float(getattr(device, "compute_capability", 0)) >= 8.0
-    if keras.backend.backend() == "tensorflow":
-        import tensorflow as tf
-
-        if gpus := tf.config.list_physical_devices("GPU"):
-            details = tf.config.experimental.get_device_details(gpus[0])
-            return tuple(details.get("compute_capability", (0, 0))) >= (8, 0)
-    return bool({"avx512_bf16", "amx_bf16"} & set(_cpu_fields().get("flags", "").split()))
-
-
-def resolve_dtype_policy(dtype_policy: str) -> str:
-    """The Keras dtype policy to train with: `dtype_policy` itself, or for 'auto' the fastest one
-    this machine supports."""
-    check_choice(DTYPE_POLICIES, dtype_policy=dtype_policy)
-    if dtype_policy != "auto":
-        return dtype_policy
-    return "mixed_bfloat16" if fast_bfloat16() else "float32"
-
-
-@contextlib.contextmanager
-def using_dtype_policy(dtype_policy: str):
-    """Inside this block, layers are made under `dtype_policy` (a Keras policy name); the previous
-    policy comes back after."""
-    previous = keras.config.dtype_policy()
-    keras.config.set_dtype_policy(dtype_policy)
-    try:
-        yield
-    finally:
-        keras.config.set_dtype_policy(previous)
 
 # %% ../../nbs/09d_devices.ipynb #2d34cb1c
 def onednn_enabled() -> bool:

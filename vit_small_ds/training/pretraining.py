@@ -23,7 +23,8 @@ from vit_small_ds.models.masked_image import (
     plot_reconstructions,
     vit_families,
 )
-from .devices import use_compilation_cache, using_dtype_policy
+from .devices import use_compilation_cache
+from .hardware import using_dtype_policy
 from .loop import Objective, run_experiment
 from .run_checks import checked_config
 from vit_small_ds.training.run import (

@@ -22,11 +22,10 @@ from vit_small_ds.training.devices import (
     data_parallel,
     is_main_process,
     join_process_group,
-    resolve_dtype_policy,
     stops_with_the_group,
     use_compilation_cache,
-    using_dtype_policy,
 )
+from .hardware import resolve_dtype_policy, using_dtype_policy
 from .finetuning import start_from
 from .scoring import predict_probabilities
 from ..models.registry import MODELS, create_model

@@ -30,7 +30,7 @@ def checked_config(model: keras.Model, data: ImageDataset, config: TrainConfig) 
         raise ValueError(
             f"`model` {model.name!r} was built under the dtype policy {built!r}, but "
             f"config.dtype_policy={config.dtype_policy!r}: build the model inside "
-            f"`devices.using_dtype_policy({config.dtype_policy!r})`, or leave it 'auto'."
+            f"`vit_small_ds.using_dtype_policy({config.dtype_policy!r})`, or leave it 'auto'."
         )
     for split in ("train", "val", "test"):
         check_labels(getattr(data, f"y_{split}"), data.num_classes, f"y_{split}")
