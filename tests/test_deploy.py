@@ -5,6 +5,7 @@ runtime that has it, at most 30% of float32's size and within 0.5 points of its 
 trained on JAX exports from its JAX process and from its .keras file (slow: run with --full)."""
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import keras
@@ -13,7 +14,7 @@ import pytest
 from processes import json_report
 
 import vit_small_ds
-from vit_small_ds.deploy.formats import EXPORT_FORMATS
+from vit_small_ds.deploy.formats import EXPORT_FORMATS, is_artifact
 from vit_small_ds.deploy.artifacts import artifact_runner, evaluate_artifact, export
 
 SUFFIXES = {format: record.suffix for format, record in EXPORT_FORMATS.items()}
@@ -164,3 +165,20 @@ def test_a_model_trained_on_jax_exports_to_every_format(tmp_path, data):
         assert_runs_as_keras(path, np.load(tmp_path / "keras.npy"), data.x_test[:7].astype("uint8"))
     signature = json.loads(Path(f"{tmp_path}/model.onnx.json").read_text())
     assert signature["class_names"] == data.class_names
+
+
+def test_an_export_stopped_while_writing_leaves_no_artifact(tmp_path, monkeypatch):
+    "A second export to the same path, stopped half-way, leaves a file that nothing takes as whole."
+    tiny = keras.Sequential([keras.Input((8, 8, 1)), keras.layers.Flatten(), keras.layers.Dense(3)])
+    path = tmp_path / "tiny.onnx"
+    export(tiny, path, format="onnx")
+    assert is_artifact(path)
+
+    def stopped(deployed, path, quantize, calibration_images):
+        path.write_bytes(b"half an ONNX file")
+        raise KeyboardInterrupt
+
+    monkeypatch.setitem(EXPORT_FORMATS, "onnx", replace(EXPORT_FORMATS["onnx"], write=stopped))
+    with pytest.raises(KeyboardInterrupt):
+        export(tiny, path, format="onnx")
+    assert path.exists() and not is_artifact(path)

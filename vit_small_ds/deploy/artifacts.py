@@ -35,6 +35,7 @@ from vit_small_ds.deploy.inference import (
     scoring_of,
 )
 from ..models.saving import load_pretrained
+from ..training.run_files import write_json
 from ..training.scoring import loss_and_metrics
 
 # %% ../../nbs/10c_deploy.ipynb #3b891042
@@ -117,6 +118,7 @@ def export(
             calibration_images, model.input_shape[1:], "calibration_images"
         )
     path.parent.mkdir(parents=True, exist_ok=True)
+    signature_path(path).unlink(missing_ok=True)  # no artifact here until the new one is whole
     if keras.backend.backend() == "tensorflow":
         _write_artifact(model, path, format, quantize, calibration_images)
     else:
@@ -135,7 +137,7 @@ def export(
         "exported_by": f"vit_small_ds {version('vit_small_ds')}, Keras {keras.__version__}",
         "run_config": run_config,  # the run's config.json, which `evaluate_artifact` reads
     }
-    signature_path(path).write_text(json.dumps(signature, indent=1))
+    write_json(signature_path(path), signature)  # last: it makes `path` an artifact
     return signature
 
 # %% ../../nbs/10c_deploy.ipynb #5a1e0c01
