@@ -2,7 +2,8 @@
 and shiftvit in every format here (sl_vit in float32 and in bfloat16 in nbs/10c_deploy); SavedModels of
 the three families load in a fresh process that never imports this library; every family in int8, in each
 runtime that has it, at most 30% of float32's size and within 0.5 points of its test accuracy; a model
-trained on JAX exports from its JAX process and from its .keras file (slow: run with --full)."""
+trained on JAX exports from its JAX process and from its .keras file (slow: run with --full); an export
+stopped half-way leaves nothing that reads as an artifact."""
 
 import json
 from dataclasses import replace
@@ -167,6 +168,9 @@ def test_a_model_trained_on_jax_exports_to_every_format(tmp_path, data):
     assert signature["class_names"] == data.class_names
 
 
+@pytest.mark.skipif(
+    keras.backend.backend() != "tensorflow", reason="elsewhere a TensorFlow process writes it"
+)
 def test_an_export_stopped_while_writing_leaves_no_artifact(tmp_path, monkeypatch):
     "A second export to the same path, stopped half-way, leaves a file that nothing takes as whole."
     tiny = keras.Sequential([keras.Input((8, 8, 1)), keras.layers.Flatten(), keras.layers.Dense(3)])

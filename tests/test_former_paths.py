@@ -36,3 +36,12 @@ def test_a_former_modules_names_import_with_a_warning_naming_their_home(former):
             assert name in importlib.import_module(home_module).__all__, home
         else:
             assert hasattr(module, name), f"{former}.{name}"
+
+
+def test_the_compute_dtype_still_imports_from_devices_with_a_warning():
+    "The compute dtype's functions moved from `training.devices` to `training.hardware`."
+    from vit_small_ds.training import devices, hardware
+
+    for name in ("using_dtype_policy", "resolve_dtype_policy", "fast_bfloat16"):
+        with pytest.warns(FutureWarning, match=f"moved to vit_small_ds.training.hardware.{name}"):
+            assert getattr(devices, name) is getattr(hardware, name)

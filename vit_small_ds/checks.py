@@ -150,22 +150,23 @@ def uint8_images(images, input_shape: tuple, name: str = "images") -> np.ndarray
     dtype; anything else is refused by `name`, not cast (a cast turns pixels scaled to [0, 1]
     into 0s and 1s, and wraps values past 255)."""
     array = np.asarray(images)
-    if len(array) == 0 or array.shape[1:] != tuple(input_shape):
+    shape = tuple(input_shape)
+    if array.ndim != len(shape) + 1 or len(array) == 0 or array.shape[1:] != shape:
         raise invalid_argument(
             name,
             f"shape {array.shape}",
-            f"a batch of shape (n, {', '.join(map(str, input_shape))})",
+            f"a batch of shape (n, {', '.join(map(str, shape))})",
         )
+    numbers = np.issubdtype(array.dtype, np.number)
     if array.dtype != np.uint8 and not (
-        np.issubdtype(array.dtype, np.number)
-        and np.all((array >= 0) & (array <= 255) & (array == np.round(array)))
+        numbers and np.all((array >= 0) & (array <= 255) & (array == np.round(array)))
     ):
         raise invalid_argument(
             name,
-            f"{array.dtype} values from {array.min()} to {array.max()}",
+            f"{array.dtype} values" + (f" from {array.min()} to {array.max()}" if numbers else ""),
             "pixels 0-255 as whole numbers (uint8): the model scales them itself",
         )
-    return array.astype(np.uint8)
+    return array.astype(np.uint8, copy=False)
 
 # %% ../nbs/00_checks.ipynb #3b6e71a8
 def deprecated_alias(function, former_name: str):

@@ -157,7 +157,7 @@ def _benchmark(
         "matmul_gflops": round(peak, 2),
         "peak_fraction": round(achieved / peak, 4),
         "loop": loop,
-        # the steps a call ran: train_on_batch runs one, and an epoch of fewer steps runs them all
+        # the most steps one call ran: train_on_batch runs one, an epoch of fewer steps all of them
         "steps_per_execution": min(model.steps_per_execution, steps) if loop == "fit" else 1,
         "steps": steps,
         "repeats": repeats,

@@ -61,12 +61,12 @@ def signature_path(path) -> Path:
 
 
 def is_artifact(path) -> bool:
-    "Whether `path` is an artifact that `export` wrote: beside it, its signature, which names it."
+    "Whether `path` is an artifact that `export` wrote: beside it, its signature."
     try:  # another JSON file of that name (a run's metrics, saved beside it) is no signature
         signature = json.loads(signature_path(path).read_text())
     except (OSError, TypeError, ValueError):  # no path, no such file, or not JSON
         return False
-    return isinstance(signature, dict) and signature.get("artifact") == Path(path).name
+    return isinstance(signature, dict) and signature.get("format") in EXPORT_FORMATS
 
 # %% ../../nbs/10d_export_formats.ipynb #82a9990f
 def _onnx_names(path: Path) -> tuple:

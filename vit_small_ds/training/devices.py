@@ -5,8 +5,8 @@
 # %% auto #0
 __all__ = ['HEARTBEAT_SECONDS', 'data_parallel', 'replicas', 'check_batches_split', 'join_process_group', 'process_group',
            'batch_part', 'is_main_process', 'outside_distribution', 'wait_for_processes', 'ProcessGroupError',
-           'stops_with_the_group', 'group_stop_message', 'main_process_says', 'gathered', 'onednn_enabled',
-           'use_compilation_cache', 'environment']
+           'stops_with_the_group', 'main_process_says', 'gathered', 'onednn_enabled', 'use_compilation_cache',
+           'environment']
 
 # %% ../../nbs/09d_devices.ipynb #fa6082c6
 import contextlib
@@ -18,10 +18,13 @@ from pathlib import Path
 import keras
 import numpy as np
 
-from ..checks import check_choice, check_positive_int, invalid_argument
+from ..checks import check_positive_int, former_module_names, invalid_argument
 from ..data.datasets import ImageDataset
 from .compiled_steps import accelerator
 from .hardware import cpu_description
+
+# the compute dtype's functions moved to `hardware`: from here they still import, with a warning
+__getattr__ = former_module_names(__name__, "vit_small_ds.training.hardware")
 
 # %% ../../nbs/09d_devices.ipynb #2e717b9d
 @contextlib.contextmanager
@@ -164,12 +167,12 @@ def stops_with_the_group():
         index, count = process_group()
         if count == 1:
             raise
-        raise ProcessGroupError(group_stop_message(error, index, count)) from error
+        raise ProcessGroupError(_group_stop_message(error, index, count)) from error
 
 
-def group_stop_message(error: Exception, index: int, count: int) -> str:
+def _group_stop_message(error: Exception, index: int, count: int) -> str:
     "What `stops_with_the_group` says when `error` stopped process `index` of `count`."
-    said = next(iter(str(error).splitlines()), "")  # its first line, if it says anything
+    said = next((line for line in str(error).splitlines() if line.strip()), "")  # if it says any
     what = f"{type(error).__name__}: {said}" if said else type(error).__name__
     return (
         f"Process {index} of {count} stopped ({what}). When one process of a group stops, all "
