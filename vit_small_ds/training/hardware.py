@@ -14,7 +14,8 @@ from pathlib import Path
 import keras
 
 from ..checks import check_choice
-from . import config  # not its names: `devices` serves this module's
+# the module, not its names: `devices` serves every name that this module has
+from . import config
 
 # %% ../../nbs/09m_hardware.ipynb #7fb27b941602401d91542211134fc71a
 def _cpu_fields(cpuinfo: str = None) -> dict:
