@@ -14,6 +14,7 @@ from pathlib import Path
 import keras
 
 from ..checks import check_choice
+
 # the module, not its names: `devices` serves every name that this module has
 from . import config
 
