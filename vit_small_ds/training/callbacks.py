@@ -145,16 +145,27 @@ class _BestCheckpoint(keras.callbacks.Callback):
             with outside_distribution(), _averaged_weights(self.model):
                 atomic_write(self.path, self.model.save_weights)
 
-
+# %% ../../nbs/09b_callbacks.ipynb #9a63283cbaf04dbcab1f6479b197f3a8
 class _Backup(_SavesOutsideDistribution, keras.callbacks.BackupAndRestore):
-    pass
-
-
-class _RestoreOnly(keras.callbacks.BackupAndRestore):
-    "Restores the backup that process 0 of the group writes; neither writes nor deletes it."
+    """Keras' backup of the run after each epoch, restored when the run starts again. The run's loop
+    deletes it once it has recorded that `fit` ended (`trained.json`), not `fit` itself: a run
+    killed in between would start afresh. A run restored after its training ended (the schedule's
+    last step, or early stopping) trains no more: Keras would run a step of the next epoch."""
 
     def __init__(self, backup_dir, **kwargs):
         super().__init__(backup_dir, delete_checkpoint=False, **kwargs)
+
+    def on_train_begin(self, logs=None):
+        super().on_train_begin(logs)
+        steps = int(ops.convert_to_numpy(self.model.optimizer.iterations))
+        total_steps = float(ops.convert_to_numpy(scheduled_optimizer(self.model).total_steps))
+        # early stopping's callback, before this one, has replayed the restored epochs' scores
+        if self.model.stop_training or steps >= total_steps:
+            self.model._initial_epoch = self.params["epochs"]  # as Keras' restore sets the epoch
+
+
+class _RestoreOnly(_Backup):
+    "Restores the backup that process 0 of the group writes; neither writes nor deletes it."
 
     def on_epoch_end(self, epoch, logs=None):
         pass

@@ -8,6 +8,7 @@ __all__ = ['CLASSIFICATION', 'Objective', 'compile_model', 'run_experiment']
 # %% ../../nbs/09_training.ipynb #8134dc29
 import json
 import math
+import shutil
 import tempfile
 import time
 from collections.abc import Callable
@@ -156,6 +157,7 @@ def run_experiment(
             fit_seconds = time.monotonic() - started
             if main:
                 write_json(trained, {"epochs": config.epochs, "fit_seconds": fit_seconds})
+                shutil.rmtree(folder / "backup", ignore_errors=True)  # `trained` marks the end now
         return objective.finish(model, data, config, test, folder, best_weights, fit_seconds)
 
 # %% ../../nbs/09_training.ipynb #055aa417
