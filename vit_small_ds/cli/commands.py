@@ -36,12 +36,12 @@ from ..training.spec import RunSpec
 _SAVED_MODEL = (
     "a run folder, a .keras file, a save_pretrained folder, a Keras 2 SavedModel, or hf://user/name"
 )
+_SAVED_MODEL_OR_ARTIFACT = f"{_SAVED_MODEL}, or an artifact that vit_small_ds_export wrote"
 
 # %% ../../nbs/11_cli.ipynb #80c79130
 def _library(module: str):
-    """The library's `module` (e.g. `'training.run'`), imported when a command needs it: after its
-    arguments parse (a command's help and its mistakes need no backend), with the backend started
-    quietly and the layers registered (`vit_small_ds._start_backend`)."""
+    """The library's `module` (e.g. `'training.run'`), imported once a command's arguments parse
+    (help and mistakes need no backend), the backend started quietly (`_start_backend`)."""
     importlib.import_module("vit_small_ds")._start_backend()
     return importlib.import_module(f"vit_small_ds.{module}")
 
@@ -65,9 +65,8 @@ def _presets_text() -> str:
         if settings:
             flags = [flag(k) + ("" if v is True else f" {v}") for k, v in settings.items()]
             lines.append(f"  {name} also sets {' '.join(flags)}")
-    return "presets (--preset; the first is the default) and recipes (--augment):\n" + "\n".join(
-        lines
-    )
+    heading = "presets (--preset; the first is the default) and recipes (--augment):\n"
+    return heading + "\n".join(lines)
 
 
 def train_parser() -> argparse.ArgumentParser:
@@ -138,7 +137,7 @@ def evaluate_parser() -> argparse.ArgumentParser:
         "  vit_small_ds_evaluate runs/sl_vit_sample\n"
         "  vit_small_ds_evaluate my_model.keras --dataset cifar10\n"
         "  vit_small_ds_evaluate exported/sl_vit.onnx",
-        help={"source": f"{_SAVED_MODEL}, or an artifact that vit_small_ds_export wrote"},
+        help={"source": _SAVED_MODEL_OR_ARTIFACT},
     )
 
 
@@ -159,9 +158,10 @@ def predict_parser() -> argparse.ArgumentParser:
         declared("deploy.inference", "predict"),
         "Print the most likely classes of each image, with their probabilities.",
         "  vit_small_ds_predict runs/sl_vit_sample boot.png shirt.jpg\n"
-        "  vit_small_ds_predict runs/sl_vit_sample *.png --top 1 --json",
+        "  vit_small_ds_predict runs/sl_vit_sample *.png --top 1 --json\n"
+        "  vit_small_ds_predict exported/sl_vit.onnx boot.png",
         many=("images",),
-        help={"source": _SAVED_MODEL},
+        help={"source": _SAVED_MODEL_OR_ARTIFACT},
     )
     p.add_argument("--top", type=int, default=5, help="how many classes to print per image")
     p.add_argument(
@@ -172,13 +172,13 @@ def predict_parser() -> argparse.ArgumentParser:
 # %% ../../nbs/11_cli.ipynb #1fce81c8
 def predict(argv=None) -> dict:
     """Run `vit_small_ds_predict` with the command-line words `argv`; return `{image: [(class,
-    probability), ...]}`."""
+    probability), ...]}`. An exported artifact runs by its own runtime (`predict_artifact`)."""
     given = given_arguments(predict_parser(), argv)
     top, as_json, images = given.pop("top"), given.pop("json"), given.pop("images")
     check_positive_int(top=top)
-    predictions = _library("deploy.inference").predict(
-        images=images[0] if len(images) == 1 else images, **given
-    )
+    artifacts, inference = _library("deploy.artifacts"), _library("deploy.inference")
+    predictor = artifacts.predict_artifact if is_artifact(given["source"]) else inference.predict
+    predictions = predictor(images=images[0] if len(images) == 1 else images, **given)
     results = dict(zip(predictions.images, predictions.top(top)))
     if as_json:
         print(json.dumps(results))
