@@ -83,7 +83,12 @@ if not _IN_A_COMMAND:
     _register_layers()
     from vit_small_ds.data.datasets import ImageDataset, load_dataset, select_classes, show_images
     from vit_small_ds.data.pipeline import make_pipeline
-    from vit_small_ds.deploy.artifacts import artifact_runner, evaluate_artifact, export
+    from vit_small_ds.deploy.artifacts import (
+        artifact_runner,
+        evaluate_artifact,
+        export,
+        predict_artifact,
+    )
     from vit_small_ds.deploy.inference import Predictions, evaluate, predict
     from vit_small_ds.layers.augmentation import adapt_normalization
     from vit_small_ds.models.attention_maps import attention_maps, plot_attention
@@ -198,6 +203,7 @@ __all__ = [
     "plot_confusion_matrix",
     "plot_history",
     "predict",
+    "predict_artifact",
     "predict_probabilities",
     "pretrain",
     "save_pretrained",

@@ -147,21 +147,26 @@ class _BestCheckpoint(keras.callbacks.Callback):
 
 # %% ../../nbs/09b_callbacks.ipynb #9a63283cbaf04dbcab1f6479b197f3a8
 class _Backup(_SavesOutsideDistribution, keras.callbacks.BackupAndRestore):
-    """Keras' backup of the run after each epoch, restored when the run starts again. The run's loop
-    deletes it once it has recorded that `fit` ended (`trained.json`), not `fit` itself: a run
-    killed in between would start afresh. A run restored after its training ended (the schedule's
-    last step, or early stopping) trains no more: Keras would run a step of the next epoch."""
+    """Keras' backup of the run after each epoch, restored when the run starts again. It stays
+    until the run is marked finished (`run_files.mark_finished`): deleted at the end of `fit`, as
+    Keras does, a run killed before its `trained.json` would start afresh. A run restored after its
+    training ended (at the schedule's last step, or by early stopping) trains no more, where Keras
+    would run a call of the next epoch."""
 
     def __init__(self, backup_dir, **kwargs):
         super().__init__(backup_dir, delete_checkpoint=False, **kwargs)
 
     def on_train_begin(self, logs=None):
         super().on_train_begin(logs)
-        steps = int(ops.convert_to_numpy(self.model.optimizer.iterations))
-        total_steps = float(ops.convert_to_numpy(scheduled_optimizer(self.model).total_steps))
+        epochs_done = self.model._initial_epoch or 0  # where the restore sets the next epoch
+        total_steps = getattr(scheduled_optimizer(self.model), "total_steps", None)
+        # in epochs, not the optimizer's steps: mixed_float16 does not count the steps it skips
+        scheduled = total_steps is not None and epochs_done * self.params["steps"] >= float(
+            ops.convert_to_numpy(total_steps)
+        )
         # early stopping's callback, before this one, has replayed the restored epochs' scores
-        if self.model.stop_training or steps >= total_steps:
-            self.model._initial_epoch = self.params["epochs"]  # as Keras' restore sets the epoch
+        if epochs_done and (self.model.stop_training or scheduled):
+            self.model._initial_epoch = self.params["epochs"]
 
 
 class _RestoreOnly(_Backup):

@@ -153,11 +153,12 @@ def run_experiment(
             fitting = (fit_callbacks, fit_schedule, steps_per_epoch, folder)
             config = _fit(model, train, val, config, *fitting)
             if non_finite.stopped_at is not None:
+                if main:  # its last epoch's backup holds the broken weights: a rerun starts afresh
+                    shutil.rmtree(folder / "backup", ignore_errors=True)
                 raise_non_finite(model, non_finite.stopped_at, best_weights)
             fit_seconds = time.monotonic() - started
             if main:
                 write_json(trained, {"epochs": config.epochs, "fit_seconds": fit_seconds})
-                shutil.rmtree(folder / "backup", ignore_errors=True)  # `trained` marks the end now
         return objective.finish(model, data, config, test, folder, best_weights, fit_seconds)
 
 # %% ../../nbs/09_training.ipynb #055aa417

@@ -218,10 +218,11 @@ def fit_facts(history: dict, fit_seconds: float) -> dict:
 def mark_finished(folder: Path, metrics: dict, best_weights: str):
     """Write `metrics.json`, which marks the run as finished, then delete what only an unfinished
     run needs: until now, a rerun after a failure (a full disk) writes the files again without
-    training."""
+    training, and every process of a group has read the backup."""
     write_json(folder / "metrics.json", metrics)
     for done in (Path(best_weights), folder / "trained.json"):
         done.unlink(missing_ok=True)
+    shutil.rmtree(folder / "backup", ignore_errors=True)
 
 # %% ../../nbs/09a_run_files.ipynb #d51e33a7
 def finish_run(
