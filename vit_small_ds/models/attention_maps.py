@@ -27,15 +27,39 @@ def transformer_blocks(model):
     return found
 
 
+def _input_in(model, layer):
+    """What feeds `layer` in `model`'s graph, at its first call there (`layer.input` is a nested
+    model's own input, outside `model`'s graph)."""
+    in_graph = {id(node) for depth in model._nodes_by_depth.values() for node in depth}
+    first_call = next(node for node in layer._inbound_nodes if id(node) in in_graph)
+    return first_call.input_tensors[0]
+
+
+def _block_inputs(model, images) -> list:
+    "The input of every `TransformerBlock` of `model` and of the models nested in it, on `images`."
+    parts = [
+        layer
+        for layer in model.layers
+        if isinstance(layer, TransformerBlock)
+        or (hasattr(layer, "layers") and transformer_blocks(layer))
+    ]
+    feeds = keras.Model(model.input, [_input_in(model, part) for part in parts])
+    found = []
+    for part, x in zip(parts, keras.tree.flatten(feeds(images, training=False))):
+        found += [x] if isinstance(part, TransformerBlock) else _block_inputs(part, x)
+    return found
+
+
 def attention_maps(model, images):
-    "Per-block attention weights `[(B, heads, T, T), ...]` of `model` on `images` (inference mode)."
+    """Per-block attention weights `[(B, heads, T, T), ...]` of `model` on `images` (inference
+    mode), the blocks of the models nested in it included; a model called twice, as a test-time
+    flip calls its classifier, gives the maps of its first call."""
     blocks = transformer_blocks(model)
     if not blocks:
         raise ValueError(
             f"Model {model.name!r} has no TransformerBlock, so it has no attention maps."
         )
-    inputs = keras.Model(model.input, [block.input for block in blocks])(images, training=False)
-    inputs = inputs if isinstance(inputs, (list, tuple)) else [inputs]
+    inputs = _block_inputs(model, images)
     return [ops.convert_to_numpy(block.attention_scores(x)) for block, x in zip(blocks, inputs)]
 
 # %% ../../nbs/05a_attention_maps.ipynb #dd948882
