@@ -147,18 +147,16 @@ def run_experiment(
         compile_model(model, config, steps_per_epoch, total_steps, objective)
         trained = folder / "trained.json"  # fit has ended: a rerun only writes the run's files
         if resuming and trained.exists():
-            done = json.loads(trained.read_text())
-            config, fit_seconds = replace(config, epochs=done["epochs"]), done["fit_seconds"]
+            fit_seconds = json.loads(trained.read_text())["fit_seconds"]
         else:
-            fitting = (fit_callbacks, fit_schedule, steps_per_epoch, folder)
-            config = _fit(model, train, val, config, *fitting)
+            _fit(model, train, val, config, fit_callbacks, fit_schedule, folder)
             if non_finite.stopped_at is not None:
                 if main:  # its last epoch's backup holds the broken weights: a rerun starts afresh
                     shutil.rmtree(folder / "backup", ignore_errors=True)
                 raise_non_finite(model, non_finite.stopped_at, best_weights)
             fit_seconds = time.monotonic() - started
             if main:
-                write_json(trained, {"epochs": config.epochs, "fit_seconds": fit_seconds})
+                write_json(trained, {"fit_seconds": fit_seconds})
         return objective.finish(model, data, config, test, folder, best_weights, fit_seconds)
 
 # %% ../../nbs/09_training.ipynb #055aa417
@@ -183,15 +181,9 @@ def _time_budget(
     return replace(config, epochs=plan["epochs"]), fit_schedule, plan["steps"]
 
 
-def _record_plans(config, plans, steps_per_epoch, plan_file):
-    """`config` with the epochs of the last plan; the steps planned after each epoch go to
-    `plan_file`."""
-    write_json(plan_file, {**json.loads(plan_file.read_text()), "replanned_steps": plans})
-    return replace(config, epochs=math.ceil(plans[-1] / steps_per_epoch))
-
-
-def _fit(model, train, val, config, callbacks, fit_schedule, steps_per_epoch, folder):
-    "Train with `model.fit`; the run's config as it ran (with a time budget, its last plan's)."
+def _fit(model, train, val, config, callbacks, fit_schedule, folder):
+    """Train with `model.fit`; with a time budget, the steps planned after each epoch go to
+    `time_budget.json`."""
     use_compiled_steps(model, fit_schedule.steps_left if fit_schedule else None)
     model.fit(
         train,
@@ -202,9 +194,10 @@ def _fit(model, train, val, config, callbacks, fit_schedule, steps_per_epoch, fo
         verbose=config.verbose,
         shuffle=False,  # the pipeline already shuffles
     )
-    if not (fit_schedule and fit_schedule.plans):
-        return config
-    return _record_plans(config, fit_schedule.plans, steps_per_epoch, folder / "time_budget.json")
+    if fit_schedule and fit_schedule.plans:  # a run restored after its end planned none
+        plan_file = folder / "time_budget.json"
+        plan = json.loads(plan_file.read_text())
+        write_json(plan_file, {**plan, "replanned_steps": fit_schedule.plans})
 
 
 def _epoch_batches(batches, model, config, steps_per_epoch, num_classes):
