@@ -79,7 +79,8 @@ def compile_model(
 ):
     """Compile `model` for `objective` with AdamW on a warm-up cosine schedule over `total_steps`
     (None: all the run's epochs, `run_epochs`; `CosineAdamW`, whose length a time budget may
-    change), keeping a moving average of the weights if `config.ema_momentum` says so."""
+    change), its weight decay on `config.weight_decay_on`, keeping a moving average of the weights
+    if `config.ema_momentum` says so."""
     images = steps_per_epoch * config.batch_size
     total_steps = total_steps or steps_per_epoch * run_epochs(config, images)
     optimizer = CosineAdamW(
@@ -93,6 +94,10 @@ def compile_model(
             else dict(use_ema=True, ema_momentum=config.ema_momentum)
         ),
     )
+    if config.weight_decay_on == "kernels":
+        optimizer.exclude_from_weight_decay(
+            var_list=[v for v in model.trainable_variables if v.path.split("/")[-1] != "kernel"]
+        )
     model.compile(
         optimizer=optimizer,
         steps_per_execution=resolve_steps_per_execution(
