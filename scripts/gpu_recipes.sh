@@ -6,8 +6,8 @@
 #
 #   bash scripts/gpu_recipes.sh OUT [RUNS]
 #
-# RUNS: a file with a run a line, its name and then its flags of vit_small_ds_train (`#` starts a
-# comment); scripts/gpu_runs/fashion_7min.txt by default. Each run is stopped after LIMIT seconds
+# RUNS: a file with a run a line, its name and then its flags of vit_small_ds_train (a line that
+# starts with `#` is a comment); scripts/gpu_runs/fashion_7min.txt by default. Each run is stopped after LIMIT seconds
 # (an environment variable; 540 by default: a 7-minute budget, start-up and scoring).
 #
 # installs the bundle (scripts/gpu_env.sh), then writes under OUT:
@@ -24,7 +24,11 @@ limit=${LIMIT:-540}
 runs=()
 while read -r name flags; do
     runs+=("$name|$flags")
-done < <(grep -v -e '^#' -e '^$' "$runs_file")
+done < <(grep -v -e '^[[:space:]]*#' -e '^[[:space:]]*$' "$runs_file" | tr -d '\r')
+if [ ${#runs[@]} = 0 ]; then
+    echo "no runs in $runs_file: a line each, a name and then the flags of vit_small_ds_train" >&2
+    exit 2
+fi
 source scripts/gpu_env.sh
 mkdir -p runs_gpu/logs
 nvidia-smi --query-gpu=timestamp,utilization.gpu,memory.used --format=csv -l 10 \
