@@ -37,6 +37,7 @@ def _input_in(model, layer):
 
 def _block_inputs(model, images) -> list:
     "The input of every `TransformerBlock` of `model` and of the models nested in it, on `images`."
+    model = getattr(model, "_functional", None) or model  # a Sequential's graph
     parts = [
         layer
         for layer in model.layers
