@@ -209,7 +209,7 @@ class SequencePooling(layers.Layer):
 
     def build(self, input_shape):
         self.score = self.add_weight(
-            shape=(input_shape[-1],), initializer="glorot_uniform", name="score"
+            shape=(input_shape[-1],), initializer="glorot_uniform", name="kernel"
         )
 
     def token_weights(self, tokens):
