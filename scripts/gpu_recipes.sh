@@ -7,8 +7,9 @@
 #   bash scripts/gpu_recipes.sh OUT [RUNS]
 #
 # RUNS: a file with a run a line, its name and then its flags of vit_small_ds_train (a line that
-# starts with `#` is a comment); scripts/gpu_runs/fashion_7min.txt by default. Each run is stopped after LIMIT seconds
-# (an environment variable; 540 by default: a 7-minute budget, start-up and scoring).
+# starts with `#` is a comment); scripts/gpu_runs/fashion_7min.txt by default. Each run is stopped
+# after LIMIT seconds (an environment variable; 540 by default: a 7-minute budget, start-up and
+# scoring).
 #
 # installs the bundle (scripts/gpu_env.sh), then writes under OUT:
 #   environment.json  the device and the versions;
@@ -44,8 +45,7 @@ for run in "${runs[@]}"; do
         rm -rf "runs_gpu/$name"  # a run of an earlier call on the same machine
         # shellcheck disable=SC2086  # the flags split into words
         timed "$name" "runs_gpu/logs/$name.log" timeout "$limit" vit_small_ds_train \
-            --dataset fashion_mnist ${run#*|} --verbose 2 \
-            --output "runs_gpu/$name"
+            --dataset fashion_mnist ${run#*|} --verbose 2 --output "runs_gpu/$name"
     ) &
     pids+=($!)
 done
