@@ -27,11 +27,10 @@ def transformer_blocks(model):
     return found
 
 
-def _input_in(model, layer):
-    """What feeds `layer` in `model`'s graph, at its first call there (`layer.input` is a nested
-    model's own input, outside `model`'s graph)."""
-    in_graph = {id(node) for depth in model._nodes_by_depth.values() for node in depth}
-    first_call = next(node for node in layer._inbound_nodes if id(node) in in_graph)
+def _input_in(graph_nodes: set, layer):
+    """What feeds `layer` at its first call in a model's graph, `graph_nodes` the ids of its nodes
+    (`layer.input` is a nested model's own input, outside that graph)."""
+    first_call = next(node for node in layer._inbound_nodes if id(node) in graph_nodes)
     return first_call.input_tensors[0]
 
 
@@ -44,7 +43,8 @@ def _block_inputs(model, images) -> list:
         if isinstance(layer, TransformerBlock)
         or (hasattr(layer, "layers") and transformer_blocks(layer))
     ]
-    feeds = keras.Model(model.input, [_input_in(model, part) for part in parts])
+    graph_nodes = {id(node) for depth in model._nodes_by_depth.values() for node in depth}
+    feeds = keras.Model(model.input, [_input_in(graph_nodes, part) for part in parts])
     found = []
     for part, x in zip(parts, keras.tree.flatten(feeds(images, training=False))):
         found += [x] if isinstance(part, TransformerBlock) else _block_inputs(part, x)
