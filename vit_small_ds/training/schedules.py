@@ -57,7 +57,7 @@ class WarmUpCosine(keras.optimizers.schedules.LearningRateSchedule):
             config["warmup_learning_rate"],
         )
 
-# %% ../../nbs/07_schedules.ipynb #785ed7b0
+# %% ../../nbs/07_schedules.ipynb #e7f934b8
 def warmup_cosine_rate(step, learning_rate: float, total_steps, warmup_steps: int):
     """The rate at `step` (a step, or an array of them) of a linear warm-up from 0 to
     `learning_rate` over `warmup_steps`, then a cosine decay to 0 at `total_steps`."""
