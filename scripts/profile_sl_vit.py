@@ -7,11 +7,18 @@ Each part is wrapped in a small model (part -> pooled -> Dense(1), mean squared 
 timed over training steps of batch 256 after two compiling steps: forward, backward and update,
 the work the part adds to a real step. The attention core is then built up stage by stage (QK^T,
 the diagonal mask, softmax, dropout, the weighted sum of the values); each stage's cost is the
-difference to the stage before. Prints one JSON line per measurement.
+difference to the stage before. Prints one JSON line per measurement, with the machine and
+software. The performance page's table of the two backends part by part reads them from:
+
+    mkdir -p results/parts_NAME
+    for backend in tensorflow jax; do
+        KERAS_BACKEND=$backend python scripts/profile_sl_vit.py >> results/parts_NAME/parts.jsonl
+    done
 """
 
 import argparse
 import json
+import statistics
 import time
 
 import keras
@@ -20,10 +27,12 @@ from keras import layers, ops
 
 from vit_small_ds.layers.augmentation import vit_augmentation
 from vit_small_ds.layers.lsa import TokenDense, make_attention
+from vit_small_ds.layers.regularization import Dropout
 from vit_small_ds.layers.spt import PatchEncoder, ShiftedPatchTokenization
 from vit_small_ds.models.vit import VIT_PRESETS, TransformerBlock, mlp
+from vit_small_ds.training.devices import environment
 
-BATCH, STEPS = 256, 3
+BATCH, STEPS, REPEATS = 256, 10, 3
 config = VIT_PRESETS["cifar100"]
 rng = np.random.default_rng(0)
 tokens = rng.normal(size=(BATCH, config.num_patches, config.projection_dim)).astype("float32")
@@ -93,9 +102,7 @@ def block_part():
 def head_part():
     x = inputs = keras.Input(tokens.shape[1:])
     x = layers.Flatten()(layers.LayerNormalization(epsilon=config.layer_norm_eps)(x))
-    x = mlp(
-        layers.Dropout(config.head_dropout)(x), config.mlp_head_units, config.head_dropout, "head"
-    )
+    x = mlp(Dropout(config.head_dropout)(x), config.mlp_head_units, config.head_dropout, "head")
     return pooled_model(inputs, layers.Dense(config.num_classes)(x)), tokens
 
 
@@ -104,7 +111,7 @@ class AttentionCore(layers.Layer):
 
     def __init__(self, stages, **kwargs):
         super().__init__(**kwargs)
-        self.stages, self.dropout = stages, layers.Dropout(config.dropout)
+        self.stages, self.dropout = stages, Dropout(config.dropout)  # the model's
 
     def build(self, input_shape):
         self.tau = self.add_weight(
@@ -165,16 +172,20 @@ PARTS.update({f"core:{stages}": core_part(stages) for stages in CORE_STAGES})
 
 
 def step_milliseconds(build):
+    "The median over `REPEATS` timings of the milliseconds of one step, each timing `STEPS` steps."
     keras.utils.set_random_seed(0)
     model, x = build()
     y = np.zeros((BATCH, 1), "float32")
     model.compile(keras.optimizers.AdamW(1e-4), "mse")
     for _ in range(2):
         model.train_on_batch(x, y)  # compiles
-    start = time.perf_counter()
-    for _ in range(STEPS):
-        model.train_on_batch(x, y)  # returns the loss as a number: the step has finished
-    return (time.perf_counter() - start) / STEPS * 1000
+    timings = []
+    for _ in range(REPEATS):
+        start = time.perf_counter()
+        for _ in range(STEPS):
+            model.train_on_batch(x, y)  # returns the loss as a number: the step has finished
+        timings.append((time.perf_counter() - start) / STEPS * 1000)
+    return statistics.median(timings)
 
 
 if __name__ == "__main__":
@@ -192,15 +203,21 @@ if __name__ == "__main__":
     if unknown := set(args.parts) - set(PARTS):
         parser.error(f"unknown parts {sorted(unknown)}; choose from {list(PARTS)}")
     keras.config.set_dtype_policy(args.dtype_policy)
+    machine = {
+        key: environment()[key]
+        for key in ("backend", "backend_version", "keras_version", "vit_small_ds_version")
+        + ("machine", "cpu")
+    }
     for name in args.parts:
         print(
             json.dumps(
                 {
                     "part": name,
-                    "backend": keras.backend.backend(),
                     "dtype_policy": args.dtype_policy,
                     "batch": BATCH,
                     "ms_per_step": round(step_milliseconds(PARTS[name]), 1),
+                    "repeats": REPEATS,
+                    **machine,
                 }
             ),
             flush=True,
