@@ -4,11 +4,12 @@
     KERAS_BACKEND=jax python scripts/profile_sl_vit.py
 
 Each part is wrapped in a small model (part -> pooled -> Dense(1), mean squared error, AdamW) and
-timed over training steps of batch 256 after two compiling steps: forward, backward and update,
-the work the part adds to a real step. The attention core is then built up stage by stage (QK^T,
-the diagonal mask, softmax, dropout, the weighted sum of the values); each stage's cost is the
-difference to the stage before. Prints one JSON line per measurement, with the machine and
-software. The performance page's table of the two backends part by part reads them from:
+timed over training steps of batch 256 after two compiling steps (the median of 3 timings of 10
+steps): forward, backward and update, the work the part adds to a real step. The attention core
+is then built up stage by stage (QK^T, the diagonal mask, softmax, dropout, the weighted sum of
+the values); each stage's cost is the difference to the stage before. Prints one JSON line per
+measurement, with the machine and software. The performance page renders its table of the two
+backends part by part from results/parts_zen5, written by (NAME=zen5):
 
     mkdir -p results/parts_NAME
     for backend in tensorflow jax; do
@@ -203,11 +204,9 @@ if __name__ == "__main__":
     if unknown := set(args.parts) - set(PARTS):
         parser.error(f"unknown parts {sorted(unknown)}; choose from {list(PARTS)}")
     keras.config.set_dtype_policy(args.dtype_policy)
-    machine = {
-        key: environment()[key]
-        for key in ("backend", "backend_version", "keras_version", "vit_small_ds_version")
-        + ("machine", "cpu")
-    }
+    this_process = environment()
+    keys = ("backend", "backend_version", "keras_version", "vit_small_ds_version", "machine", "cpu")
+    machine = {key: this_process[key] for key in keys}
     for name in args.parts:
         print(
             json.dumps(
