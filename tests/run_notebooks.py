@@ -54,9 +54,10 @@ def run_alone(path: Path, full: bool) -> bool:
         result = subprocess.run(
             command,
             cwd=folder,
-            # this environment's console scripts first, as pip puts them on a Colab user's PATH
+            # this environment's console scripts first, as pip puts them on a Colab user's PATH; no
+            # VIRTUAL_ENV, from which IPython would add another environment's packages (the dev one)
             env={
-                **os.environ,
+                **{k: v for k, v in os.environ.items() if k != "VIRTUAL_ENV"},
                 "TF_CPP_MIN_LOG_LEVEL": "3",
                 "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
             },
