@@ -105,6 +105,8 @@ def compile_model(
         ),
         **objective.compiled(model, config),
     )
+    if model.built:  # TensorFlow traces a step twice when its first trace makes the variables
+        model.optimizer.build(model.trainable_variables)
 
 # %% ../../nbs/09_training.ipynb #72456798
 def run_experiment(
