@@ -43,11 +43,6 @@ for notebook in nbs/*.ipynb; do
 done
 KERAS_BACKEND=tensorflow .venv-notebooks/bin/python tests/run_notebooks.py --jobs 2 "${full[@]}" "${notebooks[@]}"
 
-# From here on XLA compiles without LLVM's optimizations: these checks run small programs once or for
-# a few steps, so compiling is most of their time (the JAX stage took 147 s with the flag and 251 s
-# without, pytest 383 and 464 s, back to back on a Zen 3); the notebooks above train for minutes.
-export XLA_FLAGS="--xla_backend_optimization_level=0 ${XLA_FLAGS:-}"
-
 # As a JAX user installs it, without TensorFlow: a third environment with only the package and its
 # jax extra runs the README's Python example and the command line on the sample (one epoch).
 stage "JAX without TensorFlow: install"
@@ -64,6 +59,13 @@ exec(re.search(r"```python\n(.*?)```", open(sys.argv[1]).read(), re.S)[1])
 EOF
     "$OLDPWD/.venv-jax/bin/vit_small_ds_train" --epochs 1 --output run --verbose 0
 )
+
+# From here on XLA compiles without LLVM's optimizations: these checks run small programs once or for
+# a few steps, so compiling is most of their time (the JAX notebooks took 147 s with the flag and
+# 251 s without, pytest 383 and 464 s, back to back on a Zen 3). The TensorFlow notebooks and the
+# README's example above train for minutes (that example and the command line took 186 s with the
+# flag and 144 s without on a Zen 4).
+export XLA_FLAGS="--xla_backend_optimization_level=0 ${XLA_FLAGS:-}"
 
 # The component notebooks' tests again on JAX. The training notebooks' code runs on JAX in pytest
 # (tests/test_cli.py, tests/test_determinism.py), at a fraction of the time. Exports run on TensorFlow
