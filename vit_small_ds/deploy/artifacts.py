@@ -39,7 +39,7 @@ from vit_small_ds.deploy.inference import (
 )
 from ..models.saving import load_pretrained
 from ..training.run_files import write_json
-from ..training.scoring import loss_and_metrics
+from ..training.scoring import logit_scores
 
 # %% ../../nbs/10c_deploy.ipynb #3b891042
 def _float32_policies(config):
@@ -247,15 +247,10 @@ def evaluate_artifact(
     check_positive_int(batch_size=batch_size)
     ran, flip = scoring_of(origin.train, test_time_flip)
     probabilities = _artifact_probabilities(artifact_runner(source), data.x_test, batch_size, flip)
-    classes = probabilities.shape[-1]
-    loss, metrics = loss_and_metrics(ran.one_hot, ran.label_smoothing, classes)
-    targets = np.eye(classes, dtype="float32")[data.y_test] if ran.one_hot else data.y_test
     # the log-probabilities are logits of the same softmax
     logits = np.log(np.maximum(probabilities, np.finfo(np.float32).tiny))
-    scores = {"test_loss": float(loss(targets, logits))}  # named as metrics.json names them
-    for metric in metrics:
-        metric.update_state(targets, logits)
-        scores[f"test_{metric.name}"] = float(metric.result())
+    scores = logit_scores(logits, data.y_test, ran.one_hot, ran.label_smoothing)
+    scores = {f"test_{name}": value for name, value in scores.items()}  # as metrics.json
     return {"dataset": data.name, "test_images": len(data.x_test), **scores}
 
 # %% ../../nbs/10c_deploy.ipynb #acae54e37e7d407bbb7b55eff062a284

@@ -17,13 +17,12 @@ import numpy as np
 from ..checks import check_positive_int, invalid_argument, some_names
 from ..data.folders import ImageFiles, has_test_folder, image_header
 from ..data.datasets import is_named, load_dataset
-from ..data.pipeline import make_pipeline
-from ..data.label_mixing import one_hot_labels
 from ..training.run import Run
 from ..training.spec import RunSpec, recorded_spec
 from ..models.saving import load_pretrained
 from vit_small_ds.training.scoring import (
-    compiled_for_scoring,
+    logit_scores,
+    predict_logits,
     predict_probabilities,
     with_test_time_flip,
 )
@@ -168,11 +167,9 @@ def evaluate(
     check_classes(data, model.output_shape[-1], trained.class_names)
     check_positive_int(batch_size=batch_size)
     ran, flip = scoring_of(trained.train, test_time_flip)
-    scored = compiled_for_scoring(model, flip, ran.one_hot, ran.label_smoothing)
-    labels = one_hot_labels(data.num_classes) if ran.one_hot else None
-    test = make_pipeline(data.x_test, data.y_test, batch_size, training=False, batch_map=labels)
-    scores = scored.evaluate(test, verbose=0, return_dict=True)
-    scores = {f"test_{name}": float(value) for name, value in scores.items()}  # as metrics.json
+    logits = predict_logits(with_test_time_flip(model) if flip else model, data.x_test, batch_size)
+    scores = logit_scores(logits, data.y_test, ran.one_hot, ran.label_smoothing)
+    scores = {f"test_{name}": value for name, value in scores.items()}  # as metrics.json
     return {"dataset": data.name, "test_images": len(data.x_test), **scores}
 
 # %% ../../nbs/09f_inference.ipynb #80599bfa

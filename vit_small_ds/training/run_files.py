@@ -28,7 +28,7 @@ from vit_small_ds.training.devices import (
     replicas,
     wait_for_processes,
 )
-from .scoring import compiled_for_scoring, predict_probabilities
+from .scoring import logit_scores, predict_logits, with_test_time_flip
 
 # %% ../../nbs/09a_run_files.ipynb #eebac8c1
 def atomic_write(path, write):
@@ -226,10 +226,10 @@ def mark_finished(folder: Path, metrics: dict, best_weights: str):
 
 # %% ../../nbs/09a_run_files.ipynb #d51e33a7
 def finish_run(
-    model: keras.Model,  # the trained model, compiled with the run's loss and metrics
+    model: keras.Model,  # the trained model
     data,  # the run's `ImageDataset`
     config,  # the run's `TrainConfig`
-    test,  # the test pipeline, its labels as the loss expects them
+    test,  # the test pipeline (scored here from the test images' logits instead)
     folder: Path,  # the run folder
     best_weights: str,  # the best epoch's weights
     fit_seconds: float,  # seconds from the start of the run to the end of `fit`
@@ -245,19 +245,17 @@ def finish_run(
         )
     history = history_of(folder)
     model.load_weights(best_weights)
-    # the run's model is compiled with its loss and metrics already
-    scored = model
-    if config.test_time_flip:
-        scored = compiled_for_scoring(model, True, config.one_hot, config.label_smoothing)
-    test_loss, test_accuracy, test_top5 = scored.evaluate(test, verbose=0)
-    predicted = predict_probabilities(scored, data.x_test, config.batch_size).argmax(-1)
+    scored = with_test_time_flip(model) if config.test_time_flip else model
+    # one pass gives the scores and the confusion matrix
+    logits = predict_logits(scored, data.x_test, config.batch_size)
+    scores = logit_scores(logits, data.y_test, config.one_hot, config.label_smoothing)
     metrics = {
         "model": model.name,
         "dataset": data.name,
         "params": int(model.count_params()),
-        "test_accuracy": float(test_accuracy),
-        "test_top5_accuracy": float(test_top5),
-        "test_loss": float(test_loss),
+        "test_accuracy": scores["accuracy"],
+        "test_top5_accuracy": scores["top5_accuracy"],
+        "test_loss": scores["loss"],
         "best_epoch": int(np.argmax(history["val_accuracy"])) + 1,
         **against_chance(history["val_accuracy"], data.num_classes),
         **fit_facts(history, fit_seconds),
@@ -269,7 +267,7 @@ def finish_run(
         atomic_write(folder / "model.keras", model.save)
     title = f"{model.name} on {data.name}"
     curves = plot_history(history, title)
-    confusion = plot_confusion_matrix(data.y_test, predicted, data.class_names, title)[0]
+    confusion = plot_confusion_matrix(data.y_test, logits.argmax(-1), data.class_names, title)[0]
     for name, figure in (("curves.png", curves), ("confusion_matrix.png", confusion)):
         atomic_write(folder / name, figure.savefig)
         plt.close(figure)
