@@ -250,7 +250,6 @@ def evaluate_artifact(
     # the log-probabilities are logits of the same softmax
     logits = np.log(np.maximum(probabilities, np.finfo(np.float32).tiny))
     scores = logit_scores(logits, data.y_test, ran.one_hot, ran.label_smoothing)
-    scores = {f"test_{name}": value for name, value in scores.items()}  # as metrics.json
     return {"dataset": data.name, "test_images": len(data.x_test), **scores}
 
 # %% ../../nbs/10c_deploy.ipynb #acae54e37e7d407bbb7b55eff062a284

@@ -169,7 +169,6 @@ def evaluate(
     ran, flip = scoring_of(trained.train, test_time_flip)
     logits = predict_logits(with_test_time_flip(model) if flip else model, data.x_test, batch_size)
     scores = logit_scores(logits, data.y_test, ran.one_hot, ran.label_smoothing)
-    scores = {f"test_{name}": value for name, value in scores.items()}  # as metrics.json
     return {"dataset": data.name, "test_images": len(data.x_test), **scores}
 
 # %% ../../nbs/09f_inference.ipynb #80599bfa

@@ -248,14 +248,11 @@ def finish_run(
     scored = with_test_time_flip(model) if config.test_time_flip else model
     # one pass gives the scores and the confusion matrix
     logits = predict_logits(scored, data.x_test, config.batch_size)
-    scores = logit_scores(logits, data.y_test, config.one_hot, config.label_smoothing)
     metrics = {
         "model": model.name,
         "dataset": data.name,
         "params": int(model.count_params()),
-        "test_accuracy": scores["accuracy"],
-        "test_top5_accuracy": scores["top5_accuracy"],
-        "test_loss": scores["loss"],
+        **logit_scores(logits, data.y_test, config.one_hot, config.label_smoothing),
         "best_epoch": int(np.argmax(history["val_accuracy"])) + 1,
         **against_chance(history["val_accuracy"], data.num_classes),
         **fit_facts(history, fit_seconds),

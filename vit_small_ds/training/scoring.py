@@ -103,15 +103,15 @@ def logit_scores(
     label_smoothing: float = 0.0,  # label smoothing of the loss
 ) -> dict:
     """The loss, accuracy and top-5 accuracy of `logits` for `labels`, by the loss and metrics of
-    `loss_and_metrics`, named as `model.evaluate` names them: what a model compiled with those
-    gives on these logits, without a compiled pass of its own."""
+    `loss_and_metrics`, named as `metrics.json` names a test split's (`test_loss`, ...): what a
+    model compiled with those gives on these logits, without a compiled pass of its own."""
     classes = logits.shape[-1]
     loss, metrics = loss_and_metrics(one_hot, label_smoothing, classes)
     targets = np.eye(classes, dtype="float32")[labels] if one_hot else np.asarray(labels)
-    scores = {"loss": float(loss(targets, logits))}
+    scores = {"test_loss": float(loss(targets, logits))}
     for metric in metrics:
         metric.update_state(targets, logits)
-        scores[metric.name] = float(metric.result())
+        scores[f"test_{metric.name}"] = float(metric.result())
     return scores
 
 
