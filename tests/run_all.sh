@@ -25,9 +25,10 @@ if [ -n "$(git status --porcelain -- vit_small_ds nbs)" ]; then
     exit 1
 fi
 
-# Every notebook as a Colab user runs it, on TensorFlow: each alone in an empty folder, in a second
-# environment with only the package's runtime requirements, the export extra (10c_deploy) and a notebook
-# runner (no nbdev, no dev extras).
+# Every notebook as a Colab user runs it, on TensorFlow: each alone in an empty folder and its own
+# process (forked from one that has imported the package once), in a second environment with only the
+# package's runtime requirements, the export extra (10c_deploy) and a notebook runner (no nbdev, no
+# dev extras).
 stage "runtime-only environment: install"
 python3 -m venv .venv-notebooks
 # pip compiles the modules as it installs them: where PYTHONDONTWRITEBYTECODE is set (as on CI's
