@@ -25,16 +25,37 @@ if [ -n "$(git status --porcelain -- vit_small_ds nbs)" ]; then
     exit 1
 fi
 
-# Every notebook as a Colab user runs it, on TensorFlow: each alone in an empty folder and its own
-# process (forked from one that has imported the package once), in a second environment with only the
-# package's runtime requirements, the export extra (10c_deploy) and a notebook runner (no nbdev, no
-# dev extras).
-stage "runtime-only environment: install"
+# The environments of the stages below, installed two at a time: pip's work is mostly one core's
+# (two of them took 202 s one after the other and 135 s side by side on a Zen 3). Both install the
+# package from one wheel, so that two builds do not share the source tree's build folder.
+# - runtime-only: every notebook as a Colab user runs it, on TensorFlow, with only the package's
+#   runtime requirements, the export extra (10c_deploy) and a notebook runner (no nbdev, no dev
+#   extras). pip compiles the modules as it installs them: where PYTHONDONTWRITEBYTECODE is set (as
+#   on CI's machines), Python never keeps what it compiles, and every notebook's process would
+#   compile TensorFlow again (`import vit_small_ds` 20 s against 8 on a Zen 3).
+# - JAX without TensorFlow: only the package and its jax extra, as a JAX user installs it.
+# - PyTorch, the third backend, into the dev environment: its CPU build (PyPI's torch wheel brings
+#   GBs of CUDA libraries); the registry here mirrors PyTorch's index, a machine without such a
+#   mirror needs its --index-url.
+stage "environments: install (runtime-only; JAX without TensorFlow, then PyTorch's CPU build)"
+wheels=$(mktemp -d)
+pip wheel -q --no-deps --wheel-dir "$wheels" .
+package=$(echo "$wheels"/vit_small_ds-*.whl)
 python3 -m venv .venv-notebooks
-# pip compiles the modules as it installs them: where PYTHONDONTWRITEBYTECODE is set (as on CI's
-# machines), Python never keeps what it compiles, and every notebook's process would compile
-# TensorFlow again (`import vit_small_ds` 20 s against 8 on a Zen 3)
-.venv-notebooks/bin/pip install -q ".[tensorflow,export]" "execnb<0.2"
+.venv-notebooks/bin/pip install -q "$package[tensorflow,export]" "execnb<0.2" &
+runtime_only=$!
+(
+    python3 -m venv .venv-jax
+    .venv-jax/bin/pip install -q "$package[jax]"
+    python -c "import torch" 2>/dev/null || pip install -q "torch==2.13.0+cpu" \
+        || pip install -q "torch==2.13.0+cpu" --index-url https://download.pytorch.org/whl/cpu
+) &
+jax_and_torch=$!
+wait "$runtime_only"
+wait "$jax_and_torch"
+
+# Every notebook top to bottom, each alone in an empty folder and its own process (forked from one
+# that has imported the package once), in the runtime-only environment
 stage "notebooks, runtime-only environment (TensorFlow)"
 # the longest first, so that both workers stay busy to the end
 longest=(nbs/09_training.ipynb nbs/tutorial.ipynb nbs/index.ipynb nbs/13a_recipe_search.ipynb)
@@ -44,11 +65,7 @@ for notebook in nbs/*.ipynb; do
 done
 KERAS_BACKEND=tensorflow .venv-notebooks/bin/python tests/run_notebooks.py --jobs 2 "${full[@]}" "${notebooks[@]}"
 
-# As a JAX user installs it, without TensorFlow: a third environment with only the package and its
-# jax extra runs the README's Python example and the command line on the sample (one epoch).
-stage "JAX without TensorFlow: install"
-python3 -m venv .venv-jax
-.venv-jax/bin/pip install -q ".[jax]"
+# The README's Python example and the command line on the sample (one epoch), without TensorFlow
 stage "JAX without TensorFlow: the README's Python example, vit_small_ds_train"
 (
     export KERAS_BACKEND=jax MPLBACKEND=Agg
@@ -75,11 +92,6 @@ stage "component notebooks (JAX)"
 KERAS_BACKEND=jax nbdev_test --n_workers 2 --flags "${full:+slow}" \
     --skip_file_re '^([_.]|index|tutorial|09_training|09e_run|09f_inference|09g_distillation|10c_deploy|10d_export_formats|11_cli|12_bench|13_experiments|13a_recipe_search)'
 
-# PyTorch, the third backend: its CPU build (PyPI's torch wheel brings GBs of CUDA libraries); the
-# registry here mirrors PyTorch's index, a machine without such a mirror needs its --index-url
-stage "PyTorch (CPU build): install"
-python -c "import torch" 2>/dev/null || pip install -q "torch==2.13.0+cpu" \
-    || pip install -q "torch==2.13.0+cpu" --index-url https://download.pytorch.org/whl/cpu
 stage "layer round trips (PyTorch)"
 KERAS_BACKEND=torch python -m pytest -q -p no:cacheprovider tests/test_layer_saving.py
 
