@@ -51,8 +51,11 @@ runtime_only=$!
         || pip install -q "torch==2.13.0+cpu" --index-url https://download.pytorch.org/whl/cpu
 ) &
 jax_and_torch=$!
-wait "$runtime_only"
-wait "$jax_and_torch"
+failed=0  # both waited for, so that neither goes on installing after a failure ends the run
+wait "$runtime_only" || failed=1
+wait "$jax_and_torch" || failed=1
+rm -rf "$wheels"
+[ "$failed" = 0 ]
 
 # Every notebook top to bottom, each alone in an empty folder and its own process (forked from one
 # that has imported the package once), in the runtime-only environment
