@@ -26,8 +26,9 @@ if [ -n "$(git status --porcelain -- vit_small_ds nbs)" ]; then
 fi
 
 # The environments of the stages below, installed two at a time: pip's work is mostly one core's
-# (two of them took 202 s one after the other and 135 s side by side on a Zen 3). Both install the
-# package from one wheel, so that two builds do not share the source tree's build folder.
+# (the three took 154 s one after another and 118 s side by side in CI on a Zen 3). Both
+# environments install the package from one wheel, so that two builds do not share the source
+# tree's build folder.
 # - runtime-only: every notebook as a Colab user runs it, on TensorFlow, with only the package's
 #   runtime requirements, the export extra (10c_deploy) and a notebook runner (no nbdev, no dev
 #   extras). pip compiles the modules as it installs them: where PYTHONDONTWRITEBYTECODE is set (as
