@@ -13,6 +13,13 @@ export TF_ENABLE_ONEDNN_OPTS=1
 # compile the same small programs in many processes (a test that runs a command twice, a resumed run)
 export JAX_COMPILATION_CACHE_DIR="$PWD/.jax_cache" JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS=0
 rm -rf "$JAX_COMPILATION_CACHE_DIR"
+# Wait for every background job given, so that none goes on after a failure ends the run; fails
+# if any of them failed.
+wait_all() {
+    local failed=0
+    for job in "$@"; do wait "$job" || failed=1; done
+    return "$failed"
+}
 full=()
 if [ "${1:-}" = "--full" ]; then full=(--full); fi
 
@@ -52,11 +59,8 @@ runtime_only=$!
         || pip install -q "torch==2.13.0+cpu" --index-url https://download.pytorch.org/whl/cpu
 ) &
 jax_and_torch=$!
-failed=0  # both waited for, so that neither goes on installing after a failure ends the run
-wait "$runtime_only" || failed=1
-wait "$jax_and_torch" || failed=1
+wait_all "$runtime_only" "$jax_and_torch" || { rm -rf "$wheels"; exit 1; }
 rm -rf "$wheels"
-[ "$failed" = 0 ]
 
 # Every notebook top to bottom, each alone in an empty folder and its own process (forked from one
 # that has imported the package once), in the runtime-only environment
@@ -84,10 +88,7 @@ EOF
     example=$!
     "$OLDPWD/.venv-jax/bin/vit_small_ds_train" --epochs 1 --output run --verbose 0 &
     command_line=$!
-    failed=0  # both waited for, as the installs above
-    wait "$example" || failed=1
-    wait "$command_line" || failed=1
-    [ "$failed" = 0 ]
+    wait_all "$example" "$command_line"
 )
 
 # From here on XLA compiles without LLVM's optimizations: these checks run small programs once or for
