@@ -20,6 +20,17 @@ wait_all() {
     for job in "$@"; do wait "$job" || failed=1; done
     return "$failed"
 }
+# nbs/*.ipynb with the longest of them ($2 on) first, so that both workers stay busy to the end,
+# and those whose paths match $1 left out
+notebooks_longest_first() {
+    local leave_out=$1 notebook
+    shift
+    local listed=("$@")
+    for notebook in nbs/*.ipynb; do
+        [[ " $* " == *" $notebook "* || $notebook =~ $leave_out ]] || listed+=("$notebook")
+    done
+    printf '%s\n' "${listed[@]}"
+}
 full=()
 if [ "${1:-}" = "--full" ]; then full=(--full); fi
 
@@ -41,7 +52,8 @@ fi
 #   extras). pip compiles the modules as it installs them: where PYTHONDONTWRITEBYTECODE is set (as
 #   on CI's machines), Python never keeps what it compiles, and every notebook's process would
 #   compile TensorFlow again (`import vit_small_ds` 20 s against 8 on a Zen 3).
-# - JAX without TensorFlow: only the package and its jax extra, as a JAX user installs it.
+# - JAX without TensorFlow: only the package and its jax extra, as a JAX user installs it, and the
+#   notebook runner.
 # - PyTorch, the third backend, into the dev environment: its CPU build (PyPI's torch wheel brings
 #   GBs of CUDA libraries); the registry here mirrors PyTorch's index, a machine without such a
 #   mirror needs its --index-url.
@@ -54,7 +66,7 @@ python3 -m venv .venv-notebooks
 runtime_only=$!
 (
     python3 -m venv .venv-jax
-    .venv-jax/bin/pip install -q "$package[jax]"
+    .venv-jax/bin/pip install -q "$package[jax]" "execnb<0.2"
     python -c "import torch" 2>/dev/null || pip install -q "torch==2.13.0+cpu" \
         || pip install -q "torch==2.13.0+cpu" --index-url https://download.pytorch.org/whl/cpu
 ) &
@@ -65,12 +77,8 @@ rm -rf "$wheels"
 # Every notebook top to bottom, each alone in an empty folder and its own process (forked from one
 # that has imported the package once), in the runtime-only environment
 stage "notebooks, runtime-only environment (TensorFlow)"
-# the longest first, so that both workers stay busy to the end
-longest=(nbs/09_training.ipynb nbs/tutorial.ipynb nbs/index.ipynb nbs/13a_recipe_search.ipynb)
-notebooks=("${longest[@]}")
-for notebook in nbs/*.ipynb; do
-    [[ " ${longest[*]} " == *" $notebook "* ]] || notebooks+=("$notebook")
-done
+mapfile -t notebooks < <(notebooks_longest_first '^$' nbs/09_training.ipynb nbs/tutorial.ipynb \
+    nbs/index.ipynb nbs/13a_recipe_search.ipynb)
 KERAS_BACKEND=tensorflow .venv-notebooks/bin/python tests/run_notebooks.py --jobs 2 "${full[@]}" "${notebooks[@]}"
 
 # The README's Python example and the command line on the sample (one epoch), without TensorFlow,
@@ -98,12 +106,15 @@ EOF
 # flag and 144 s without on a Zen 4).
 export XLA_FLAGS="--xla_backend_optimization_level=0 ${XLA_FLAGS:-}"
 
-# The component notebooks' tests again on JAX. The training notebooks' code runs on JAX in pytest
-# (tests/test_cli.py, tests/test_determinism.py), at a fraction of the time. Exports run on TensorFlow
-# (tests/test_deploy.py exports a model trained on JAX).
-stage "component notebooks (JAX)"
-KERAS_BACKEND=jax nbdev_test --n_workers 2 --flags "${full:+slow}" \
-    --skip_file_re '^([_.]|index|tutorial|09_training|09e_run|09f_inference|09g_distillation|10c_deploy|10d_export_formats|11_cli|12_bench|13_experiments|13a_recipe_search)'
+# The component notebooks again on JAX, in the environment without TensorFlow: a JAX user's lessons.
+# The training notebooks' code runs on JAX in pytest (tests/test_cli.py, tests/test_determinism.py),
+# at a fraction of the time. Exports run on TensorFlow (tests/test_deploy.py exports a model trained
+# on JAX).
+stage "component notebooks, JAX without TensorFlow"
+not_on_jax='^nbs/(index|tutorial|09_training|09e_run|09f_inference|09g_distillation|10c_deploy|10d_export_formats|11_cli|12_bench|13_experiments|13a_recipe_search)\.ipynb$'
+mapfile -t notebooks < <(notebooks_longest_first "$not_on_jax" nbs/08_models.ipynb \
+    nbs/05_vit.ipynb nbs/06_shiftvit.ipynb nbs/02_augmentation.ipynb)
+KERAS_BACKEND=jax .venv-jax/bin/python tests/run_notebooks.py --jobs 2 "${full[@]}" "${notebooks[@]}"
 
 stage "layer round trips (PyTorch)"
 KERAS_BACKEND=torch python -m pytest -q -p no:cacheprovider tests/test_layer_saving.py
