@@ -77,6 +77,7 @@ rm -rf "$wheels"
 # Every notebook top to bottom, each alone in an empty folder and its own process (forked from one
 # that has imported the package once), in the runtime-only environment
 stage "notebooks, runtime-only environment (TensorFlow)"
+# every notebook ('^$' leaves none out)
 mapfile -t notebooks < <(notebooks_longest_first '^$' nbs/09_training.ipynb nbs/tutorial.ipynb \
     nbs/index.ipynb nbs/13a_recipe_search.ipynb)
 KERAS_BACKEND=tensorflow .venv-notebooks/bin/python tests/run_notebooks.py --jobs 2 "${full[@]}" "${notebooks[@]}"
