@@ -57,7 +57,8 @@ def train_both_ways(backend, mode):
         **os.environ,
         "KERAS_BACKEND": backend,
         "TF_CPP_MIN_LOG_LEVEL": "3",
-        "XLA_FLAGS": "--xla_force_host_platform_device_count=2",
+        # the caller's XLA options kept (CI's optimization level among them)
+        "XLA_FLAGS": f"{os.environ.get('XLA_FLAGS', '')} --xla_force_host_platform_device_count=2",
     }
     result = subprocess.run(
         [sys.executable, "-c", SCRIPT, mode], env=env, capture_output=True, text=True, timeout=900
