@@ -37,6 +37,8 @@ def test_killed_run_resumes_without_repeating_epochs(tmp_path, colour_folder, ba
         str(colour_folder),
         "--image-size",
         "24",
+        "--transformer-layers",
+        "1",
         "--epochs",
         str(EPOCHS),
         "--batch-size",
