@@ -33,13 +33,15 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.skip(reason="slow: run with --full"))
 
 
-# no --verbose: the default. The `small` preset: these check the commands and the run folder (the
+# no --verbose: the default. The `small` preset, one block: these check the commands and the run folder (the
 # default preset's recipe is 11_cli's)
 TRAIN_FLAGS = [
     "--preset",
     "small",
     "--image-size",
     "24",
+    "--transformer-layers",
+    "1",
     "--epochs",
     "2",
     "--batch-size",
