@@ -33,8 +33,8 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.skip(reason="slow: run with --full"))
 
 
-# no --verbose: the default. The `small` preset, one block: these check the commands and the run folder (the
-# default preset's recipe is 11_cli's)
+# no --verbose: the default. The `small` preset with one block: these check the commands and the run
+# folder (the default preset's recipe is 11_cli's)
 TRAIN_FLAGS = [
     "--preset",
     "small",
