@@ -33,15 +33,14 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.skip(reason="slow: run with --full"))
 
 
-# no --verbose: the default. The `small` preset with one block: these check the commands and the run
-# folder (the default preset's recipe is 11_cli's)
+# the architecture of the tests' runs: the `small` preset with one block, which shows what they check
+# (the commands, the run folder, resuming) as well as the preset's four
+ONE_BLOCK = ["--preset", "small", "--transformer-layers", "1"]
+# no --verbose: the default (the default preset's recipe is 11_cli's)
 TRAIN_FLAGS = [
-    "--preset",
-    "small",
+    *ONE_BLOCK,
     "--image-size",
     "24",
-    "--transformer-layers",
-    "1",
     "--epochs",
     "2",
     "--batch-size",

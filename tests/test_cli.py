@@ -14,7 +14,7 @@ from pathlib import Path
 import keras
 import numpy as np
 import pytest
-from conftest import TRAIN_FLAGS
+from conftest import ONE_BLOCK, TRAIN_FLAGS
 from fastcore.docments import docments
 from PIL import Image
 from processes import run_command
@@ -143,8 +143,7 @@ def test_a_run_trains_on_torch_and_scores_the_same_on_tensorflow(colour_folder, 
     """The third backend: the console script trains on PyTorch within a time budget and predicts
     there; here, on TensorFlow, its run scores the same."""
     out = tmp_path / "torch"
-    flags = ["--image-size", "24", "--transformer-layers", "1", "--batch-size", "16"]
-    flags += ["--time-budget", "0.05"]
+    flags = [*ONE_BLOCK, "--image-size", "24", "--batch-size", "16", "--time-budget", "0.05"]
     words = ["--dataset", str(colour_folder), *flags, "--output", str(out)]
     run_command(["vit_small_ds_train", *words, "--dtype-policy", "float32"], "torch")
     assert json.loads((out / "config.json").read_text())["environment"]["backend"] == "torch"
@@ -434,10 +433,7 @@ def test_init_from_a_run_replaces_the_head_and_freeze_backbone_trains_only_logit
         [
             "--dataset",
             str(folder),
-            "--preset",  # the source run's architecture
-            "small",
-            "--transformer-layers",
-            "1",
+            *ONE_BLOCK,  # the source run's architecture
             "--init-from",
             str(source),
             "--freeze-backbone",

@@ -9,6 +9,7 @@ import subprocess
 import time
 
 import pytest
+from conftest import ONE_BLOCK
 
 EPOCHS = 8  # of three steps each: the first run is killed long before its last
 
@@ -35,10 +36,9 @@ def test_killed_run_resumes_without_repeating_epochs(tmp_path, colour_folder, ba
         "vit",
         "--dataset",
         str(colour_folder),
+        *ONE_BLOCK,
         "--image-size",
         "24",
-        "--transformer-layers",
-        "1",
         "--epochs",
         str(EPOCHS),
         "--batch-size",
